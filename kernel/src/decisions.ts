@@ -1,0 +1,65 @@
+import { z } from 'zod'
+import type { Message } from './messages.js'
+import { messageSchema } from './messages.js'
+
+export interface Halt {
+  reason: string
+}
+const haltSchema = z.object({ reason: z.string() })
+const context = z.array(messageSchema).optional()
+
+export const preStepDecisionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('enter'), messages: z.array(messageSchema), context, halt: haltSchema.optional() }),
+  z.object({ kind: z.literal('reject'), reason: z.string().optional(), context }),
+])
+export type PreStepDecision =
+  | { kind: 'enter'; messages: Message[]; context?: Message[]; halt?: Halt }
+  | { kind: 'reject'; reason?: string; context?: Message[] }
+
+export const preToolDecisionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('allow'), input: z.unknown().optional(), context, halt: haltSchema.optional() }),
+  z.object({ kind: z.literal('ask'), reason: z.string().optional(), context }),
+  z.object({ kind: z.literal('deny'), reason: z.string(), context }),
+])
+export type PreToolDecision =
+  | { kind: 'allow'; input?: unknown; context?: Message[]; halt?: Halt }
+  | { kind: 'ask'; reason?: string; context?: Message[] }
+  | { kind: 'deny'; reason: string; context?: Message[] }
+
+export const permissionDecisionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('undecided') }),
+  z.object({ kind: z.literal('allow') }),
+  z.object({ kind: z.literal('deny'), reason: z.string() }),
+])
+export type PermissionDecision = { kind: 'undecided' } | { kind: 'allow' } | { kind: 'deny'; reason: string }
+
+export const postToolDecisionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('accept'), output: z.string().optional(), context, halt: haltSchema.optional() }),
+  z.object({ kind: z.literal('block'), feedback: z.string(), context }),
+])
+export type PostToolDecision =
+  | { kind: 'accept'; output?: string; context?: Message[]; halt?: Halt }
+  | { kind: 'block'; feedback: string; context?: Message[] }
+
+export const stopDecisionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('stop'), context }),
+  z.object({ kind: z.literal('continue'), messages: z.array(messageSchema), halt: haltSchema.optional() }),
+])
+export type StopDecision = { kind: 'stop'; context?: Message[] } | { kind: 'continue'; messages: Message[]; halt?: Halt }
+
+export const compactDecisionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('proceed'), context }),
+  z.object({ kind: z.literal('halt'), reason: z.string() }),
+])
+export type CompactDecision = { kind: 'proceed'; context?: Message[] } | { kind: 'halt'; reason: string }
+
+export type AnyDecision = PreStepDecision | PreToolDecision | PermissionDecision | PostToolDecision | StopDecision | CompactDecision
+
+const VETO_KINDS: ReadonlySet<string> = new Set(['deny', 'reject', 'block', 'halt'])
+
+/** A veto is final: once the running value is one of these, later taps are not called for it. */
+export function isVeto(decision: unknown): boolean {
+  if (decision === null || typeof decision !== 'object') return false
+  const { kind, halt } = decision as { kind?: unknown; halt?: unknown }
+  return (typeof kind === 'string' && VETO_KINDS.has(kind)) || (halt !== undefined && halt !== null)
+}

@@ -1,0 +1,257 @@
+import { AsyncParallelHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable'
+import type { z } from 'zod'
+import {
+  type CompactDecision,
+  compactDecisionSchema,
+  isVeto,
+  type PermissionDecision,
+  type PostToolDecision,
+  type PreStepDecision,
+  type PreToolDecision,
+  permissionDecisionSchema,
+  postToolDecisionSchema,
+  preStepDecisionSchema,
+  preToolDecisionSchema,
+  type StopDecision,
+  stopDecisionSchema,
+} from './decisions.js'
+import { errorMessage, HookTapError, KernelError } from './errors.js'
+import type { ModelRequest } from './model.js'
+import { modelRequestSchema } from './model-request-schema.js'
+import type {
+  CompactPayload,
+  InterruptPayload,
+  NoticePayload,
+  PermissionPayload,
+  PreStepPayload,
+  SessionEndPayload,
+  SessionEventPayload,
+  SessionStartPayload,
+  StepPayload,
+  StopPayload,
+  SubagentPayload,
+  ToolCallPayload,
+  ToolResultPayload,
+} from './session-types.js'
+
+export interface KernelHooks {
+  readonly sessionStart: AsyncParallelHook<[SessionStartPayload]>
+  readonly sessionEnd: AsyncParallelHook<[SessionEndPayload]>
+  readonly preStep: AsyncSeriesWaterfallHook<[PreStepDecision, PreStepPayload]>
+  readonly modelRequest: AsyncSeriesWaterfallHook<[ModelRequest, StepPayload]>
+  readonly toolPreExecute: AsyncSeriesWaterfallHook<[PreToolDecision, ToolCallPayload]>
+  readonly toolPermissionRequest: AsyncSeriesWaterfallHook<[PermissionDecision, PermissionPayload]>
+  readonly toolPostExecute: AsyncSeriesWaterfallHook<[PostToolDecision, ToolResultPayload]>
+  readonly turnStopping: AsyncSeriesWaterfallHook<[StopDecision, StopPayload]>
+  readonly preCompact: AsyncSeriesWaterfallHook<[CompactDecision, CompactPayload]>
+  readonly postCompact: AsyncParallelHook<[CompactPayload]>
+  readonly subagentStart: AsyncParallelHook<[SubagentPayload]>
+  readonly subagentStop: AsyncSeriesWaterfallHook<[StopDecision, SubagentPayload & StopPayload]>
+  readonly interrupt: AsyncParallelHook<[InterruptPayload]>
+  readonly notice: SyncHook<[NoticePayload]>
+  readonly sessionEvent: SyncHook<[SessionEventPayload]>
+}
+
+/** Canonical names (`kernel.hook('tools/pre-execute')`) and the property each one is on. */
+export const HOOK_NAMES = {
+  'agent/session-start': 'sessionStart',
+  'agent/session-end': 'sessionEnd',
+  'agent/pre-step': 'preStep',
+  'model/request': 'modelRequest',
+  'tools/pre-execute': 'toolPreExecute',
+  'tools/permission-request': 'toolPermissionRequest',
+  'tools/post-execute': 'toolPostExecute',
+  'agent/turn-stopping': 'turnStopping',
+  'agent/pre-compact': 'preCompact',
+  'agent/post-compact': 'postCompact',
+  'agent/subagent-start': 'subagentStart',
+  'agent/subagent-stop': 'subagentStop',
+  'agent/interrupt': 'interrupt',
+  'agent/notice': 'notice',
+  'session/event': 'sessionEvent',
+} as const satisfies Record<string, keyof KernelHooks>
+
+export type HookName = keyof typeof HOOK_NAMES
+export type HookByName<N extends HookName> = KernelHooks[(typeof HOOK_NAMES)[N]]
+
+export interface HookGuardContext {
+  /** The plugin whose `setup` is running, used to attribute taps. */
+  currentPlugin(): string | undefined
+  /** False once setup is over: taps are registered at setup, never per turn. */
+  registrationOpen(): boolean
+  /** Where errors of observer taps (SyncHook) go; they never break the loop. */
+  onObserverError(error: HookTapError): void
+}
+
+interface AnyTap {
+  type: 'sync' | 'async' | 'promise'
+  name: string
+  fn: (...args: unknown[]) => unknown
+}
+
+type Fn = (...args: unknown[]) => unknown
+
+export function createKernelHooks(guard: HookGuardContext): KernelHooks {
+  const hooks: KernelHooks = {
+    sessionStart: new AsyncParallelHook(['payload'], 'agent/session-start'),
+    sessionEnd: new AsyncParallelHook(['payload'], 'agent/session-end'),
+    preStep: new AsyncSeriesWaterfallHook(['decision', 'payload'], 'agent/pre-step'),
+    modelRequest: new AsyncSeriesWaterfallHook(['request', 'payload'], 'model/request'),
+    toolPreExecute: new AsyncSeriesWaterfallHook(['decision', 'payload'], 'tools/pre-execute'),
+    toolPermissionRequest: new AsyncSeriesWaterfallHook(['decision', 'payload'], 'tools/permission-request'),
+    toolPostExecute: new AsyncSeriesWaterfallHook(['decision', 'payload'], 'tools/post-execute'),
+    turnStopping: new AsyncSeriesWaterfallHook(['decision', 'payload'], 'agent/turn-stopping'),
+    preCompact: new AsyncSeriesWaterfallHook(['decision', 'payload'], 'agent/pre-compact'),
+    postCompact: new AsyncParallelHook(['payload'], 'agent/post-compact'),
+    subagentStart: new AsyncParallelHook(['payload'], 'agent/subagent-start'),
+    subagentStop: new AsyncSeriesWaterfallHook(['decision', 'payload'], 'agent/subagent-stop'),
+    interrupt: new AsyncParallelHook(['payload'], 'agent/interrupt'),
+    notice: new SyncHook(['payload'], 'agent/notice'),
+    sessionEvent: new SyncHook(['payload'], 'session/event'),
+  }
+  const decisions: Partial<Record<keyof KernelHooks, z.ZodType>> = {
+    preStep: preStepDecisionSchema,
+    modelRequest: modelRequestSchema,
+    toolPreExecute: preToolDecisionSchema,
+    toolPermissionRequest: permissionDecisionSchema,
+    toolPostExecute: postToolDecisionSchema,
+    turnStopping: stopDecisionSchema,
+    preCompact: compactDecisionSchema,
+    subagentStop: stopDecisionSchema,
+  }
+  for (const [name, key] of Object.entries(HOOK_NAMES) as [HookName, keyof KernelHooks][]) {
+    const hook = hooks[key] as unknown as { intercept(i: { register(tap: AnyTap): AnyTap }): void }
+    const schema = decisions[key]
+    const observer = key === 'notice' || key === 'sessionEvent'
+    hook.intercept({
+      register(tap) {
+        if (!guard.registrationOpen()) {
+          throw new KernelError(
+            `tap "${tap.name}" on ${name} was registered after setup: hooks are registered in a plugin's setup, never per turn`,
+          )
+        }
+        const plugin = guard.currentPlugin() ?? tap.name
+        const attribute = (error: unknown) =>
+          error instanceof HookTapError
+            ? error
+            : new HookTapError({ hook: name, plugin, tap: tap.name, message: errorMessage(error), cause: error })
+        if (schema) tap.fn = guardWaterfallTap(tap, schema, attribute)
+        else if (observer) tap.fn = isolateObserverTap(tap.fn, attribute, guard.onObserverError)
+        else tap.fn = attributeTap(tap, attribute)
+        return tap
+      },
+    })
+  }
+  return Object.freeze(hooks)
+}
+
+function invalid(schema: z.ZodType, out: unknown): string | undefined {
+  const parsed = schema.safeParse(out)
+  if (parsed.success) return undefined
+  const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(value)'}: ${issue.message}`)
+  return `returned an invalid value (${issues.join('; ')})`
+}
+
+/** Vetoes are final, returned decisions are validated (the original object is kept), errors are attributed. */
+function guardWaterfallTap(tap: AnyTap, schema: z.ZodType, attribute: (error: unknown) => HookTapError): Fn {
+  const fn = tap.fn
+  const check = (value: unknown, out: unknown) => {
+    if (out === undefined || out === value) return undefined
+    const problem = invalid(schema, out)
+    if (problem) throw attribute(new Error(problem))
+    return out
+  }
+  if (tap.type === 'promise') {
+    return (value, payload) => {
+      if (isVeto(value)) return Promise.resolve(undefined)
+      let pending: unknown
+      try {
+        pending = fn(value, payload)
+      } catch (error) {
+        return Promise.reject(attribute(error))
+      }
+      return Promise.resolve(pending).then(
+        (out) => check(value, out),
+        (error) => {
+          throw attribute(error)
+        },
+      )
+    }
+  }
+  if (tap.type === 'async') {
+    return (value, payload, callback) => {
+      const done = callback as (error: unknown, result?: unknown) => void
+      if (isVeto(value)) return done(null, undefined)
+      try {
+        fn(value, payload, (error: unknown, out: unknown) => {
+          if (error) return done(attribute(error))
+          try {
+            done(null, check(value, out))
+          } catch (checkError) {
+            done(checkError)
+          }
+        })
+      } catch (error) {
+        done(attribute(error))
+      }
+    }
+  }
+  return (value, payload) => {
+    if (isVeto(value)) return undefined
+    let out: unknown
+    try {
+      out = fn(value, payload)
+    } catch (error) {
+      throw attribute(error)
+    }
+    return check(value, out)
+  }
+}
+
+function attributeTap(tap: AnyTap, attribute: (error: unknown) => HookTapError): Fn {
+  const fn = tap.fn
+  if (tap.type === 'promise') {
+    return (...args) => {
+      try {
+        return Promise.resolve(fn(...args)).catch((error) => {
+          throw attribute(error)
+        })
+      } catch (error) {
+        return Promise.reject(attribute(error))
+      }
+    }
+  }
+  if (tap.type === 'async') {
+    return (...args) => {
+      const done = args.pop() as (error?: unknown) => void
+      try {
+        fn(...args, (error: unknown) => (error ? done(attribute(error)) : done()))
+      } catch (error) {
+        done(attribute(error))
+      }
+    }
+  }
+  return (...args) => {
+    try {
+      return fn(...args)
+    } catch (error) {
+      throw attribute(error)
+    }
+  }
+}
+
+function isolateObserverTap(fn: Fn, attribute: (error: unknown) => HookTapError, report: (error: HookTapError) => void): Fn {
+  return (...args) => {
+    try {
+      fn(...args)
+    } catch (error) {
+      report(attribute(error))
+    }
+  }
+}
+
+export function hookByName<N extends HookName>(hooks: KernelHooks, name: N): HookByName<N> {
+  const key = HOOK_NAMES[name]
+  if (!key) throw new KernelError(`unknown hook "${String(name)}"; known hooks: ${Object.keys(HOOK_NAMES).join(', ')}`)
+  return hooks[key] as HookByName<N>
+}

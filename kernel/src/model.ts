@@ -1,0 +1,61 @@
+import type { ContentBlock, Message } from './messages.js'
+
+/** What a tool looks like to a model: JSON Schema for its input. */
+export interface ToolSpec {
+  name: string
+  description: string
+  inputSchema: Record<string, unknown>
+}
+
+/** The exact request sent to the model for one sampling step (version 1 of the contract). */
+export interface ModelRequest {
+  system?: string
+  messages: Message[]
+  tools: ToolSpec[]
+}
+
+export interface ModelUsage {
+  inputTokens?: number
+  outputTokens?: number
+}
+
+export interface ModelResponse {
+  /** Text and tool_call blocks, in the order the model produced them. */
+  content: ContentBlock[]
+  stopReason?: string
+  usage?: ModelUsage
+}
+
+export interface ModelCallOptions {
+  signal: AbortSignal
+  /** 1 for the first try of a step, 2+ for retries of the same request. */
+  attempt: number
+  sessionId: string
+  turnId: string
+  step: number
+  /** Streaming text as it arrives (progress only; the response is what gets recorded). */
+  onTextDelta?: (text: string) => void
+}
+
+/** The `model` service. Providers translate `ModelRequest` to their API and back. */
+export interface ModelProvider {
+  readonly id: string
+  generate(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse>
+}
+
+/** A provider failure. `retryable` failures are retried by the kernel with backoff. */
+export class ModelError extends Error {
+  override readonly name = 'ModelError'
+  readonly retryable: boolean
+  readonly status: number | undefined
+
+  constructor(message: string, options: { retryable: boolean; status?: number; cause?: unknown }) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.retryable = options.retryable
+    this.status = options.status
+  }
+}
+
+export function isRetryableModelError(error: unknown): error is ModelError {
+  return error instanceof ModelError && error.retryable
+}

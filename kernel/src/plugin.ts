@@ -1,0 +1,39 @@
+import type { HookByName, HookName, KernelHooks } from './hooks.js'
+import type { ServiceKey, Services } from './services.js'
+import type { ToolDefinition } from './tool.js'
+
+export interface ProvideOptions {
+  /** For factories: `session` (default) builds one per session scope, `kernel` one for the whole kernel. */
+  lifetime?: 'session' | 'kernel'
+}
+
+/** A factory receives the container's cradle (PROXY injection): `({ clock, session }) => …`. */
+export type ServiceFactory<T> = (cradle: Services & Record<string, unknown>) => T
+
+/** What a plugin's `setup` receives. */
+export interface KernelApi {
+  readonly hooks: KernelHooks
+  hook<N extends HookName>(name: N): HookByName<N>
+  /** Registers a service; the last registration of a key wins. A function is a factory. */
+  provide<K extends ServiceKey>(key: K, value: Services[K] | ServiceFactory<Services[K]>, options?: ProvideOptions): void
+  provide(key: string, value: unknown, options?: ProvideOptions): void
+  resolve<K extends ServiceKey>(key: K): Services[K]
+  registerTool(tool: ToolDefinition<never>): void
+  readonly cwd: string
+  readonly sessionsDir: string
+}
+
+export type Disposer = () => void | Promise<void>
+
+export interface Plugin {
+  readonly name: string
+  /** Plugin names this one removes from the composition. */
+  readonly replaces?: readonly string[]
+  setup(kernel: KernelApi): void | Disposer | Promise<void | Disposer>
+}
+
+export function definePlugin(plugin: Plugin): Plugin {
+  if (typeof plugin?.name !== 'string' || plugin.name.length === 0) throw new TypeError('definePlugin: a plugin needs a non-empty name')
+  if (typeof plugin.setup !== 'function') throw new TypeError(`definePlugin: plugin "${plugin.name}" needs a setup(kernel) function`)
+  return Object.freeze({ ...plugin })
+}

@@ -1,0 +1,61 @@
+import type { Message } from './messages.js'
+
+export type TurnStatus = 'completed' | 'blocked' | 'halted' | 'interrupted' | 'failed'
+export type NoticeLevel = 'info' | 'warning' | 'error'
+
+export interface HookRunEntry {
+  kind: string
+  text: string
+}
+
+/** One run of a foreign hook handler, as the dialects record it (`hook/run`). */
+export interface HookRunRecord {
+  dialect: string
+  /** The dialect's run id (Codex: `<event-kebab>:<displayOrder>:<sourcePath>[:<toolUseId>]`). */
+  id: string
+  event: string
+  status: 'running' | 'completed' | 'failed' | 'blocked' | 'stopped'
+  durationMs: number
+  command?: string
+  key?: string
+  source?: string
+  sourcePath?: string
+  displayOrder?: number
+  executionMode?: 'sync' | 'async'
+  scope?: 'thread' | 'turn'
+  entries?: HookRunEntry[]
+  exitCode?: number | null
+  timedOut?: boolean
+  startedAt?: number
+  completedAt?: number
+  turnId?: string
+  toolUseId?: string
+  decision?: unknown
+  [extra: string]: unknown
+}
+
+export type SessionEventBody =
+  | { type: 'session/start'; sessionId: string; cwd: string; createdAt: string }
+  | { type: 'session/resume'; sessionId: string }
+  | { type: 'turn/start'; turnId: string }
+  | { type: 'step/start'; turnId: string; step: number }
+  | { type: 'message'; turnId?: string; message: Message }
+  | { type: 'tool/call'; turnId: string; step: number; callId: string; name: string; input: unknown; decision: string }
+  | { type: 'tool/result'; turnId: string; step: number; callId: string; output: string; isError: boolean }
+  | ({ type: 'hook/run' } & HookRunRecord)
+  | {
+      type: 'steering/accepted'
+      turnId: string
+      step: number
+      boundary: string
+      transport: string
+      itemIds: string[]
+      droppedIds: string[]
+    }
+  | { type: 'steering/dropped'; turnId?: string; transport: string; itemIds: string[]; reason: string }
+  | { type: 'notice'; level: NoticeLevel; text: string; source: string }
+  | { type: 'turn/end'; turnId: string; status: TurnStatus; error?: string; reason?: string }
+  | { type: 'session/end'; reason: string }
+
+/** A durable session event: one JSONL line. `v` is the log format version. */
+export type SessionEvent = SessionEventBody & { v: 1; seq: number; at: string }

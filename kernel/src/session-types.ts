@@ -1,0 +1,116 @@
+import type { Halt } from './decisions.js'
+import type { Message } from './messages.js'
+import type { HookRunRecord, NoticeLevel, SessionEvent, SessionEventBody, TurnStatus } from './session-events.js'
+import type { InputItem, SteerOptions, SteerReceipt } from './steering/types.js'
+
+export type TurnInput = string | Message[]
+
+export interface TurnInfo {
+  id: string
+  /** 1 for the session's first turn (counting resumed turns). */
+  number: number
+}
+
+export interface TurnResult {
+  status: TurnStatus
+  turnId: string
+  /** Every message recorded during the turn, in log order. */
+  messages: Message[]
+  lastAssistantMessage: string | null
+  error?: string
+  /** For `halted` and `blocked`: the user-facing reason. */
+  reason?: string
+}
+
+export interface InterruptReceipt {
+  /** Ids of in-process steering items still queued; they stay queued. */
+  stillQueued: string[]
+}
+
+export interface Session {
+  readonly id: string
+  readonly cwd: string
+  readonly transcriptPath: string
+  /** Messages derived from the log so far. */
+  readonly messages: readonly Message[]
+  run(input: TurnInput): Promise<TurnResult>
+  steer(input: string | InputItem[], options?: SteerOptions): SteerReceipt
+  /** Context for the next step; does not start a turn. */
+  inject(message: Message): void
+  interrupt(reason?: string): InterruptReceipt
+  /** Resolves when no turn is running and none is about to start from queued input. */
+  idle(): Promise<void>
+  end(reason?: string): Promise<void>
+  /** Appends a durable event (dialects: `hook/run`; plugins: their own `notice`). */
+  record(event: SessionEventBody): SessionEvent
+  recordHookRun(run: HookRunRecord): SessionEvent
+  notice(level: NoticeLevel, text: string, source: string): void
+  readonly events: readonly SessionEvent[]
+}
+
+export interface StepPayload {
+  session: Session
+  turn: TurnInfo
+  step: number
+  signal: AbortSignal
+}
+export interface PreStepPayload extends StepPayload {
+  /** New input for this step; empty on a tool continuation. */
+  input: Message[]
+}
+export interface ToolCall {
+  id: string
+  name: string
+  input: unknown
+}
+export interface ToolCallPayload extends StepPayload {
+  call: ToolCall
+}
+export interface PermissionPayload extends ToolCallPayload {
+  reason: string | undefined
+}
+export interface ToolResultPayload extends ToolCallPayload {
+  result: { output: string; isError: boolean }
+}
+export interface StopPayload extends StepPayload {
+  stopHookActive: boolean
+  lastAssistantMessage: string | null
+}
+export interface SessionStartPayload {
+  session: Session
+  source: 'startup' | 'resume' | 'clear' | 'compact'
+  signal: AbortSignal
+  /** Ends the session's next turn before any model call; the reason is shown to the user only. */
+  halt(halt: Halt): void
+}
+export interface SessionEndPayload {
+  session: Session
+  reason: string
+}
+export interface CompactPayload {
+  session: Session
+  trigger: 'manual' | 'auto'
+  signal: AbortSignal
+}
+export interface SubagentInfo {
+  id: string
+  type: string
+}
+export interface SubagentPayload extends StepPayload {
+  agent: SubagentInfo
+}
+export interface InterruptPayload {
+  session: Session
+  turn: TurnInfo | undefined
+  reason: string
+}
+export interface NoticePayload {
+  session: Session
+  level: NoticeLevel
+  text: string
+  source: string
+}
+export interface SessionEventPayload {
+  session: Session
+  event: SessionEvent
+}

@@ -1,0 +1,52 @@
+/** One unit of host input. `id` identifies it across redelivery; the kernel assigns one when absent. */
+export interface InputItem {
+  id?: string
+  type: 'text'
+  text: string
+}
+
+export interface Boundary {
+  kind: 'sampling' | 'final'
+  sessionId: string
+  turnId: string
+  step: number
+}
+
+export interface SteeringClaim {
+  readonly items: InputItem[]
+  /** The items are durably recorded (or consumed by policy). Called at most once. */
+  accept(): void
+  /** The items were not recorded; they remain the host's. Called at most once. */
+  reject(): void
+  /** Optional: before `accept`, the kernel names items a policy dropped (with why). */
+  drop?(itemId: string, reason: string): void
+}
+
+/** Where host-owned input comes from. The kernel pulls it at boundaries it owns (DESIGN §5). */
+export interface SteeringSource {
+  readonly capability: 'boundary' | 'live'
+  /** The name recorded in message sources: `{kind:'steering', transport}`. */
+  readonly transport?: string
+  wait(signal: AbortSignal): Promise<void>
+  claim(boundary: Boundary, signal: AbortSignal): Promise<SteeringClaim | undefined>
+}
+
+/** Receipt outcome of `session.steer()`. The promise rejects with `SteeringCancelledError` otherwise. */
+export interface SteerOutcome {
+  state: 'recorded' | 'dropped'
+  itemIds: string[]
+  /** For `dropped`: why a policy consumed the input. */
+  reason?: string
+}
+
+export type SteerState = 'queued' | 'claimed' | 'recorded' | 'dropped' | 'returned' | 'cancelled'
+
+export interface SteerOptions {
+  /** `next-boundary` (default): the running turn's next boundary. `next-turn`: only a new turn takes it. */
+  when?: 'next-boundary' | 'next-turn'
+}
+
+export interface SteerReceipt extends Promise<SteerOutcome> {
+  readonly itemIds: readonly string[]
+  state(): SteerState
+}
