@@ -29,7 +29,7 @@ export interface Plugin {
   readonly name: string
   /** Plugin names this one removes from the composition. */
   readonly replaces?: readonly string[]
-  setup(kernel: KernelApi): void | Disposer | Promise<void | Disposer>
+  setup(kernel: KernelApi): undefined | void | Disposer | Promise<undefined | Disposer>
 }
 
 export function definePlugin(plugin: Plugin): Plugin {

@@ -45,7 +45,6 @@ export interface Session {
   record(event: SessionEventBody): SessionEvent
   recordHookRun(run: HookRunRecord): SessionEvent
   notice(level: NoticeLevel, text: string, source: string): void
-  readonly events: readonly SessionEvent[]
 }
 
 export interface StepPayload {

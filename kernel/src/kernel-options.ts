@@ -1,0 +1,33 @@
+export interface ModelRetryOptions {
+  /** Total tries of one request, the first included. Default 4. */
+  maxAttempts?: number
+  /** Delay before the first retry; doubled each retry up to `maxDelayMs`. Default 250 ms. */
+  initialDelayMs?: number
+  maxDelayMs?: number
+}
+
+export interface KernelOptions {
+  /** Default working directory of sessions. Default `process.cwd()`. */
+  cwd?: string
+  /** Where session logs go. Default `<cwd>/.harness/sessions`. */
+  sessionsDir?: string
+  /** The system prompt sent with every request. */
+  system?: string
+  /** Consecutive `continue` decisions of `agent/turn-stopping` allowed in one turn. Default 8. */
+  maxStopContinuations?: number
+  modelRetry?: ModelRetryOptions
+  /**
+   * When the log is forced to disk: `steering` (default) before a steering claim is accepted and at
+   * turn end; `always` after every event; `never` leaves it to the OS.
+   */
+  fsync?: 'steering' | 'always' | 'never'
+}
+
+export interface ResolvedKernelOptions {
+  cwd: string
+  sessionsDir: string
+  system: string | undefined
+  maxStopContinuations: number
+  modelRetry: Required<ModelRetryOptions>
+  fsync: 'steering' | 'always' | 'never'
+}

@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto'
+import { resolve } from 'node:path'
+import { type AwilixContainer, asFunction, asValue, createContainer, InjectionMode, type Resolver } from 'awilix'
+import { createStderrLogger, denyWithoutApprover, systemClock } from './defaults.js'
+import { errorMessage, type HookTapError, KernelError } from './errors.js'
+import { createKernelHooks, type HookByName, type HookName, hookByName, type KernelHooks } from './hooks.js'
+import type { KernelOptions, ResolvedKernelOptions } from './kernel-options.js'
+import type { Disposer, KernelApi, Plugin, ProvideOptions } from './plugin.js'
+import { ExecProcessRunner } from './process/exec-process-runner.js'
+import type { ServiceKey, Services } from './services.js'
+import { KernelSession } from './session.js'
+import { JsonlSessionStore } from './session-log/jsonl-session-store.js'
+import type { SessionLog } from './session-store.js'
+import type { Session } from './session-types.js'
+import { InProcessSteeringSource } from './steering/in-process-source.js'
+import type { ToolDefinition } from './tool.js'
+import { ToolRegistry } from './tool-registry.js'
+
+export interface StartSessionOptions {
+  cwd?: string
+  /** A session id of your own; default a random UUID. */
+  id?: string
+}
+
+export interface Kernel extends KernelApi {
+  /** The plugins set up, in order (after `replaces`). */
+  readonly plugins: readonly string[]
+  /** Settles when every plugin's setup has finished (setups may be async). */
+  readonly ready: Promise<void>
+  startSession(options?: StartSessionOptions): Promise<Session>
+  resumeSession(sessionId: string, options?: { cwd?: string }): Promise<Session>
+  dispose(): Promise<void>
+}
+
+export function createKernel(plugins: readonly Plugin[], options: KernelOptions = {}): Kernel {
+  const resolved = resolveOptions(options)
+  const composition = compose(plugins)
+  const container = createContainer<Services>({ injectionMode: InjectionMode.PROXY, strict: true })
+  const tools = new ToolRegistry()
+  const logger = createStderrLogger()
+  let currentPlugin: string | undefined
+  let open = true
+  const reportTapError = (error: HookTapError) => resolveLogger().error(error.message)
+  const resolveLogger = () => (container.hasRegistration('logger') ? container.resolve('logger') : logger)
+  const hooks: KernelHooks = createKernelHooks({
+    currentPlugin: () => currentPlugin,
+    registrationOpen: () => open,
+    onObserverError: (error) => reportTapError(error),
+  })
+  container.register({
+    tools: asValue(tools),
+    clock: asValue(systemClock),
+    logger: asValue(logger),
+    approvals: asValue(denyWithoutApprover),
+    processRunner: asFunction(() => new ExecProcessRunner()).singleton(),
+    sessionStore: asFunction(({ clock }: Services) => new JsonlSessionStore(resolved.sessionsDir, clock)).singleton(),
+    steering: asFunction(() => new InProcessSteeringSource()).scoped(),
+  } as never)
+
+  const sessions = new Set<KernelSession>()
+  const disposers: { plugin: string; dispose: Disposer }[] = []
+  let disposed = false
+
+  const api: KernelApi = {
+    hooks,
+    hook: <N extends HookName>(name: N): HookByName<N> => hookByName(hooks, name),
+    provide(key: string, value: unknown, provideOptions: ProvideOptions = {}) {
+      const resolver =
+        typeof value === 'function'
+          ? asFunction(value as (...args: never[]) => unknown)[provideOptions.lifetime === 'kernel' ? 'singleton' : 'scoped']()
+          : asValue(value)
+      container.register(key, resolver as Resolver<unknown>)
+    },
+    resolve: <K extends ServiceKey>(key: K) => container.resolve(key) as Services[K],
+    registerTool: (tool: ToolDefinition<never>) => tools.register(tool),
+    cwd: resolved.cwd,
+    sessionsDir: resolved.sessionsDir,
+  }
+
+  const setupOne = (plugin: Plugin, result: ReturnType<Plugin['setup']>): Promise<void> | undefined => {
+    const keep = (disposer: void | Disposer) => {
+      if (typeof disposer === 'function') disposers.push({ plugin: plugin.name, dispose: disposer })
+    }
+    if (result instanceof Promise) return result.then(keep)
+    keep(result)
+    return undefined
+  }
+  const ready = (async () => {
+    try {
+      for (const plugin of composition) {
+        currentPlugin = plugin.name
+        let pending: Promise<void> | undefined
+        try {
+          pending = setupOne(plugin, plugin.setup(api))
+          if (pending) await pending
+        } catch (error) {
+          throw new KernelError(`plugin "${plugin.name}" failed to set up: ${errorMessage(error)}`, { cause: error })
+        }
+      }
+    } finally {
+      currentPlugin = undefined
+      open = false
+    }
+  })()
+  ready.catch(() => {})
+
+  const newSession = (id: string, cwd: string, log: SessionLog): KernelSession => {
+    if (!container.hasRegistration('model')) {
+      throw new KernelError(
+        "no model provider: add a model plugin (scriptedModel(), openaiModel(), anthropicModel()) or call kernel.provide('model', provider)",
+      )
+    }
+    const scope: AwilixContainer<Services> = container.createScope()
+    const session: KernelSession = new KernelSession({
+      id,
+      cwd,
+      log,
+      hooks,
+      options: resolved,
+      model: scope.resolve('model'),
+      tools,
+      approvals: scope.resolve('approvals'),
+      processRunner: scope.resolve('processRunner'),
+      logger: scope.resolve('logger'),
+      reportTapError,
+      onEnd: async (ended) => {
+        sessions.delete(ended)
+        await scope.dispose()
+      },
+    })
+    scope.register({ session: asValue(session) } as never)
+    session.attachSteering(scope.resolve('steering'))
+    sessions.add(session)
+    return session
+  }
+
+  const fireSessionStart = async (session: KernelSession, source: 'startup' | 'resume') => {
+    const controller = new AbortController()
+    await hooks.sessionStart.promise({
+      session,
+      source,
+      signal: controller.signal,
+      halt: (halt) => {
+        session.pending.halt = halt
+      },
+    })
+  }
+
+  return {
+    ...api,
+    plugins: composition.map((plugin) => plugin.name),
+    ready,
+    async startSession(sessionOptions: StartSessionOptions = {}) {
+      await ready
+      assertLive()
+      const id = sessionOptions.id ?? randomUUID()
+      const cwd = resolve(resolved.cwd, sessionOptions.cwd ?? '.')
+      const store = container.resolve('sessionStore')
+      const log = store.create(id)
+      let session: KernelSession
+      try {
+        session = newSession(id, cwd, log)
+      } catch (error) {
+        log.close()
+        throw error
+      }
+      session.append({ type: 'session/start', sessionId: id, cwd, createdAt: new Date(container.resolve('clock').now()).toISOString() })
+      await fireSessionStart(session, 'startup')
+      return session
+    },
+    async resumeSession(sessionId: string, resumeOptions: { cwd?: string } = {}) {
+      await ready
+      assertLive()
+      const store = container.resolve('sessionStore')
+      const loaded = store.load(sessionId)
+      const start = loaded.events.find((event) => event.type === 'session/start')
+      const cwd = resolve(resolved.cwd, resumeOptions.cwd ?? (start?.type === 'session/start' ? start.cwd : '.'))
+      const lastSeq = loaded.events.at(-1)?.seq ?? 0
+      const session = newSession(sessionId, cwd, store.reopen(sessionId, lastSeq))
+      session.replay(loaded.events)
+      if (loaded.droppedTail !== undefined) {
+        session.notice('warning', `dropped a torn last line of ${store.pathFor(sessionId)} (${loaded.droppedTail.length} chars)`, 'kernel')
+      }
+      session.repairAfterCrash()
+      session.append({ type: 'session/resume', sessionId })
+      await fireSessionStart(session, 'resume')
+      return session
+    },
+    async dispose() {
+      if (disposed) return
+      disposed = true
+      await ready.catch(() => {})
+      for (const session of [...sessions]) await session.end('dispose')
+      for (const { plugin, dispose } of disposers.reverse()) {
+        try {
+          await dispose()
+        } catch (error) {
+          resolveLogger().error(`plugin "${plugin}" failed to dispose: ${errorMessage(error)}`)
+        }
+      }
+      await container.dispose()
+    },
+  }
+
+  function assertLive() {
+    if (disposed) throw new KernelError('the kernel has been disposed')
+  }
+}
+
+function resolveOptions(options: KernelOptions): ResolvedKernelOptions {
+  const cwd = resolve(options.cwd ?? process.cwd())
+  const maxStopContinuations = options.maxStopContinuations ?? 8
+  if (!(maxStopContinuations >= 0))
+    throw new KernelError(`maxStopContinuations must be a number >= 0 (or Infinity), got ${maxStopContinuations}`)
+  return {
+    cwd,
+    sessionsDir: resolve(cwd, options.sessionsDir ?? '.harness/sessions'),
+    system: options.system,
+    maxStopContinuations,
+    modelRetry: {
+      maxAttempts: options.modelRetry?.maxAttempts ?? 4,
+      initialDelayMs: options.modelRetry?.initialDelayMs ?? 250,
+      maxDelayMs: options.modelRetry?.maxDelayMs ?? 4000,
+    },
+    fsync: options.fsync ?? 'steering',
+  }
+}
+
+/** Applies `replaces` and checks that names are unique. */
+function compose(plugins: readonly Plugin[]): Plugin[] {
+  const seen = new Map<string, number>()
+  for (const [index, plugin] of plugins.entries()) {
+    if (!plugin || typeof plugin.name !== 'string' || typeof plugin.setup !== 'function') {
+      throw new KernelError(`createKernel: item ${index} is not a plugin (expected { name, setup }); wrap it with definePlugin()`)
+    }
+    const earlier = seen.get(plugin.name)
+    if (earlier !== undefined) {
+      throw new KernelError(
+        `createKernel: duplicate plugin name "${plugin.name}" (items ${earlier} and ${index}); plugin names must be unique`,
+      )
+    }
+    seen.set(plugin.name, index)
+  }
+  const replaced = new Set(plugins.flatMap((plugin) => plugin.replaces ?? []))
+  return plugins.filter((plugin) => !replaced.has(plugin.name))
+}

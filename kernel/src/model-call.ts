@@ -1,0 +1,24 @@
+import { raceAbort, sleep } from './abort.js'
+import { errorMessage } from './errors.js'
+import type { ModelRetryOptions } from './kernel-options.js'
+import { isRetryableModelError, type ModelCallOptions, type ModelProvider, type ModelRequest, type ModelResponse } from './model.js'
+
+export interface ModelCallContext extends Omit<ModelCallOptions, 'attempt'> {
+  retry: Required<ModelRetryOptions>
+  onRetry(message: string): void
+}
+
+/** One logical model call: retryable failures are retried with backoff; boundaries never re-run. */
+export async function callModel(model: ModelProvider, request: ModelRequest, context: ModelCallContext): Promise<ModelResponse> {
+  const { retry, onRetry, ...call } = context
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await raceAbort(model.generate(request, { ...call, attempt }), call.signal)
+    } catch (error) {
+      if (call.signal.aborted || !isRetryableModelError(error) || attempt >= retry.maxAttempts) throw error
+      const delay = Math.min(retry.initialDelayMs * 2 ** (attempt - 1), retry.maxDelayMs)
+      onRetry(`model ${model.id} failed (${errorMessage(error)}); retrying in ${delay} ms (attempt ${attempt + 1} of ${retry.maxAttempts})`)
+      await sleep(delay, call.signal)
+    }
+  }
+}

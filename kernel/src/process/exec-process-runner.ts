@@ -1,0 +1,167 @@
+import type { Readable } from 'node:stream'
+import { execa } from 'execa'
+import type { ProcessRunner, ProcessRunOptions, ProcessRunResult } from '../process-runner.js'
+import { CappedCapture } from './capped-capture.js'
+import { childEnv, commandLine } from './command-line.js'
+import { signalGroup, waitForGroupExit } from './process-group.js'
+import { describeSpawnError } from './spawn-error.js'
+
+export interface ExecProcessRunnerOptions {
+  /** After the main process exits, how long its pipes may stay open before the rest of its group is killed. Default 100 ms. */
+  pipeGraceMs?: number
+  /** Used when a run sets no `maxOutputBytes`. Default 1 MiB. */
+  maxOutputBytes?: number
+  /** Used when a run sets no `killGraceMs`. Default 2000 ms. */
+  killGraceMs?: number
+}
+
+interface RunnerSettings {
+  pipeGraceMs: number
+  maxOutputBytes: number
+  killGraceMs: number
+}
+
+/** How long to wait for a SIGKILLed group to release the pipes and disappear before giving up on it. */
+const REAP_TIMEOUT_MS = 500
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+/**
+ * The default `processRunner`: execa 9, one process group per child, the whole group killed on
+ * timeout, abort, and once the main process has exited (so no background child outlives the run).
+ */
+export class ExecProcessRunner implements ProcessRunner {
+  readonly #settings: RunnerSettings
+
+  constructor(options: ExecProcessRunnerOptions = {}) {
+    this.#settings = {
+      pipeGraceMs: options.pipeGraceMs ?? 100,
+      maxOutputBytes: options.maxOutputBytes ?? 1024 * 1024,
+      killGraceMs: options.killGraceMs ?? 2000,
+    }
+  }
+
+  run(options: ProcessRunOptions): Promise<ProcessRunResult> {
+    return runProcess(options, this.#settings)
+  }
+}
+
+async function runProcess(options: ProcessRunOptions, settings: RunnerSettings): Promise<ProcessRunResult> {
+  const started = performance.now()
+  const stdout = new CappedCapture(options.maxOutputBytes ?? settings.maxOutputBytes)
+  const stderr = new CappedCapture(options.maxOutputBytes ?? settings.maxOutputBytes)
+  let timedOut = false
+  let aborted = false
+  const finish = (fields: Partial<ProcessRunResult>): ProcessRunResult => ({
+    exitCode: null,
+    signal: null,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    stdoutBytes: stdout.totalBytes,
+    stderrBytes: stderr.totalBytes,
+    stdoutTruncated: stdout.truncated,
+    stderrTruncated: stderr.truncated,
+    timedOut,
+    aborted,
+    durationMs: performance.now() - started,
+    pid: undefined,
+    ...fields,
+  })
+
+  if (options.signal?.aborted) return finish({ aborted: true })
+
+  const { file, args } = commandLine(options)
+  let child: ReturnType<typeof spawn>
+  try {
+    child = spawn(file, args, options)
+  } catch (error) {
+    return finish({ spawnError: await describeSpawnError(error, file, options.cwd) })
+  }
+  // The run settles on its own terms (execa's promise waits for pipes a grandchild may hold forever); only keep it from rejecting unhandled.
+  const outcome = child.then(
+    (value) => value,
+    (error: unknown) => error,
+  )
+  const pid = child.pid
+  if (pid === undefined) return finish({ spawnError: await describeSpawnError(await outcome, file, options.cwd) })
+
+  const noop = () => {}
+  child.on('error', noop)
+  child.stdin?.on('error', noop)
+  const streams = [child.stdout, child.stderr].filter((stream): stream is Readable => stream !== null)
+  for (const stream of streams) stream.on('error', noop)
+  child.stdout?.on('data', (chunk: Uint8Array) => stdout.push(chunk))
+  child.stderr?.on('data', (chunk: Uint8Array) => stderr.push(chunk))
+  const streamsClosed = Promise.all(streams.map((stream) => new Promise((resolve) => stream.once('close', resolve))))
+
+  let exitCode: number | null = null
+  let signal: string | null = null
+  let exited = false
+  const exit = new Promise<void>((resolve) => {
+    child.once('exit', (code: number | null, signalName: NodeJS.Signals | null) => {
+      exited = true
+      exitCode = code
+      signal = signalName
+      resolve()
+    })
+  })
+
+  const timers: NodeJS.Timeout[] = []
+  let terminating = false
+  const terminate = (reason: 'timeout' | 'abort') => {
+    if (exited || terminating) return
+    terminating = true
+    if (reason === 'timeout') timedOut = true
+    else aborted = true
+    signalGroup(pid, 'SIGTERM')
+    timers.push(setTimeout(() => signalGroup(pid, 'SIGKILL'), Math.min(options.killGraceMs ?? settings.killGraceMs, MAX_TIMER_MS)))
+  }
+  const { timeoutMs } = options
+  if (timeoutMs !== undefined && timeoutMs > 0) timers.push(setTimeout(() => terminate('timeout'), Math.min(timeoutMs, MAX_TIMER_MS)))
+  const onAbort = () => terminate('abort')
+  options.signal?.addEventListener('abort', onAbort, { once: true })
+
+  try {
+    await exit
+    // A shell's children can outlive it while holding its pipes: give them a moment, then kill whatever is left of the group.
+    await settlesWithin(streamsClosed, settings.pipeGraceMs)
+    if (signalGroup(pid, 'SIGKILL')) {
+      await settlesWithin(streamsClosed, REAP_TIMEOUT_MS)
+      await waitForGroupExit(pid, REAP_TIMEOUT_MS)
+    }
+  } finally {
+    for (const timer of timers) clearTimeout(timer)
+    options.signal?.removeEventListener('abort', onAbort)
+    // Only a process that left the group (setsid) can still hold a pipe here.
+    for (const stream of streams) stream.destroy()
+  }
+  return finish({ exitCode, signal, pid })
+}
+
+function spawn(file: string, args: string[], options: ProcessRunOptions) {
+  return execa(file, args, {
+    cwd: options.cwd,
+    env: childEnv(options),
+    extendEnv: false,
+    // Own process group (setsid), so the whole tree can be signalled through -pid.
+    detached: true,
+    cleanup: false,
+    input: options.stdin ?? '',
+    buffer: false,
+    encoding: 'buffer',
+    reject: false,
+    stripFinalNewline: false,
+  })
+}
+
+/** True when `promise` settled within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms)
+  })
+  try {
+    return await Promise.race([promise.then(() => true), timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}

@@ -1,0 +1,34 @@
+import type { HookTapError } from './errors.js'
+import type { KernelHooks } from './hooks.js'
+import type { ResolvedKernelOptions } from './kernel-options.js'
+import type { Message } from './messages.js'
+import type { ModelProvider } from './model.js'
+import type { ProcessRunner } from './process-runner.js'
+import type { Approvals, Logger } from './services.js'
+import type { SessionEvent, SessionEventBody } from './session-events.js'
+import type { PendingSessionState, Transcript } from './session-state.js'
+import type { Session } from './session-types.js'
+import type { SteeringSource } from './steering/types.js'
+import type { ToolRegistry } from './tool-registry.js'
+
+/** What the loop needs from a session: its services, its log and its derived state. */
+export interface SessionRuntime {
+  readonly session: Session
+  readonly hooks: KernelHooks
+  readonly options: ResolvedKernelOptions
+  readonly transcript: Transcript
+  readonly pending: PendingSessionState
+  readonly model: ModelProvider
+  readonly tools: ToolRegistry
+  readonly approvals: Approvals
+  readonly processRunner: ProcessRunner
+  readonly logger: Logger
+  /** The sources claimed at each boundary, in order (the session's own queue first). */
+  readonly steeringSources: readonly SteeringSource[]
+  append(body: SessionEventBody): SessionEvent
+  recordMessage(turnId: string | undefined, message: Message): void
+  /** Forces the log to disk (per the `fsync` option's `steering` policy). */
+  syncForSteering(): void
+  notice(level: 'info' | 'warning' | 'error', text: string, source: string): void
+  reportTapError(error: HookTapError): void
+}

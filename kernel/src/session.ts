@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto'
+import { TurnInterruptedError } from './abort.js'
+import type { HookTapError } from './errors.js'
+import { KernelError } from './errors.js'
+import type { KernelHooks } from './hooks.js'
+import type { ResolvedKernelOptions } from './kernel-options.js'
+import type { Message } from './messages.js'
+import { userMessage } from './messages.js'
+import type { ModelProvider } from './model.js'
+import type { ProcessRunner } from './process-runner.js'
+import type { Approvals, Logger } from './services.js'
+import type { HookRunRecord, NoticeLevel, SessionEvent, SessionEventBody } from './session-events.js'
+import type { SessionRuntime } from './session-runtime.js'
+import { type PendingSessionState, Transcript } from './session-state.js'
+import type { SessionLog } from './session-store.js'
+import type { InterruptReceipt, Session, TurnInput, TurnResult } from './session-types.js'
+import { InProcessSteeringSource } from './steering/in-process-source.js'
+import type { InputItem, SteeringSource, SteerOptions, SteerReceipt } from './steering/types.js'
+import type { ToolRegistry } from './tool-registry.js'
+import { runTurn } from './turn-runner.js'
+
+export interface SessionParts {
+  id: string
+  cwd: string
+  log: SessionLog
+  hooks: KernelHooks
+  options: ResolvedKernelOptions
+  model: ModelProvider
+  tools: ToolRegistry
+  approvals: Approvals
+  processRunner: ProcessRunner
+  logger: Logger
+  reportTapError(error: HookTapError): void
+  onEnd(session: KernelSession): Promise<void>
+}
+
+/** A session: serialized turns over one append-only log. */
+export class KernelSession implements Session, SessionRuntime {
+  readonly id: string
+  readonly cwd: string
+  readonly transcriptPath: string
+  readonly transcript = new Transcript()
+  readonly pending: PendingSessionState = { injected: [], halt: undefined }
+  readonly hooks: KernelHooks
+  readonly options: ResolvedKernelOptions
+  readonly model: ModelProvider
+  readonly tools: ToolRegistry
+  readonly approvals: Approvals
+  readonly processRunner: ProcessRunner
+  readonly logger: Logger
+  queue = new InProcessSteeringSource()
+  steeringSources: readonly SteeringSource[] = [this.queue]
+  readonly #log: SessionLog
+  readonly #parts: SessionParts
+  #chain: Promise<unknown> = Promise.resolve()
+  #scheduled = 0
+  #active: AbortController | undefined
+  #ended = false
+  #autoTurns = true
+  #idleWaiters: (() => void)[] = []
+
+  constructor(parts: SessionParts) {
+    this.id = parts.id
+    this.cwd = parts.cwd
+    this.#log = parts.log
+    this.transcriptPath = parts.log.path
+    this.hooks = parts.hooks
+    this.options = parts.options
+    this.model = parts.model
+    this.tools = parts.tools
+    this.approvals = parts.approvals
+    this.processRunner = parts.processRunner
+    this.logger = parts.logger
+    this.#parts = parts
+  }
+
+  /**
+   * Binds the session scope's `steering` service. The session's own queue (behind `session.steer`)
+   * is claimed first; another source (a transport) is claimed after it at every boundary.
+   */
+  attachSteering(source: SteeringSource): void {
+    if (source instanceof InProcessSteeringSource) this.queue = source
+    this.steeringSources = source === this.queue ? [this.queue] : [this.queue, source]
+    this.queue.onQueued(() => this.#startQueuedTurn())
+  }
+
+  /** After a crash: close a turn left open and give unanswered tool calls a result, so requests stay valid. */
+  repairAfterCrash(): void {
+    for (const [callId, { turnId }] of [...this.transcript.openCalls]) {
+      this.append({
+        type: 'tool/result',
+        turnId: turnId ?? 'unknown',
+        step: 0,
+        callId,
+        output: 'No result: the process ended before this tool call completed.',
+        isError: true,
+      })
+    }
+    const turnId = this.transcript.openTurnId
+    if (turnId !== undefined) {
+      this.append({ type: 'turn/end', turnId, status: 'interrupted', reason: 'the process ended before the turn finished' })
+    }
+  }
+
+  get session(): Session {
+    return this
+  }
+
+  get messages(): readonly Message[] {
+    return this.transcript.messages
+  }
+
+  /** Replays loaded events into the derived state without writing them again. */
+  replay(events: readonly SessionEvent[]): void {
+    for (const event of events) this.transcript.apply(event)
+  }
+
+  run(input: TurnInput): Promise<TurnResult> {
+    this.#assertOpen('run')
+    const messages = typeof input === 'string' ? (input === '' ? [] : [userMessage(input)]) : input
+    this.#autoTurns = true
+    return this.#enqueueTurn(messages)
+  }
+
+  steer(input: string | InputItem[], options?: SteerOptions): SteerReceipt {
+    this.#assertOpen('steer')
+    this.#autoTurns = true
+    return this.queue.push(input, options)
+  }
+
+  inject(message: Message): void {
+    this.#assertOpen('inject')
+    this.pending.injected.push(message)
+  }
+
+  interrupt(reason = 'interrupted by the user'): InterruptReceipt {
+    this.#autoTurns = false
+    this.#active?.abort(new TurnInterruptedError(reason))
+    return { stillQueued: this.queue.queuedIds() }
+  }
+
+  async idle(): Promise<void> {
+    while (this.#scheduled > 0) await new Promise<void>((resolve) => this.#idleWaiters.push(resolve))
+  }
+
+  async end(reason = 'other'): Promise<void> {
+    if (this.#ended) return
+    await this.idle()
+    this.#ended = true
+    const cancelled = this.queue.cancelAll(`session ended (${reason})`)
+    if (cancelled.length > 0) {
+      this.append({ type: 'steering/dropped', transport: this.queue.transport, itemIds: cancelled, reason: `session ended (${reason})` })
+    }
+    try {
+      await this.hooks.sessionEnd.promise({ session: this, reason })
+    } catch (error) {
+      this.reportTapError(error as HookTapError)
+    }
+    this.append({ type: 'session/end', reason })
+    this.#log.close()
+    await this.#parts.onEnd(this)
+  }
+
+  get ended(): boolean {
+    return this.#ended
+  }
+
+  append(body: SessionEventBody): SessionEvent {
+    const event = this.#log.append(body)
+    if (this.options.fsync === 'always') this.#log.sync()
+    this.transcript.apply(event)
+    this.hooks.sessionEvent.call({ session: this, event })
+    return event
+  }
+
+  record(body: SessionEventBody): SessionEvent {
+    this.#assertOpen('record')
+    return this.append(body)
+  }
+
+  recordHookRun(run: HookRunRecord): SessionEvent {
+    return this.record({ ...run, type: 'hook/run' })
+  }
+
+  recordMessage(turnId: string | undefined, message: Message): void {
+    this.append(turnId === undefined ? { type: 'message', message } : { type: 'message', turnId, message })
+  }
+
+  syncForSteering(): void {
+    if (this.options.fsync !== 'never') this.#log.sync()
+  }
+
+  notice(level: NoticeLevel, text: string, source: string): void {
+    this.append({ type: 'notice', level, text, source })
+    this.hooks.notice.call({ session: this, level, text, source })
+  }
+
+  reportTapError(error: HookTapError): void {
+    this.#parts.reportTapError(error)
+  }
+
+  #enqueueTurn(input: Message[]): Promise<TurnResult> {
+    this.#scheduled++
+    const result = this.#chain.then(() => this.#runOne(input))
+    this.#chain = result.catch(() => {})
+    return result
+  }
+
+  async #runOne(input: Message[]): Promise<TurnResult> {
+    const controller = new AbortController()
+    this.#active = controller
+    try {
+      const turn = { id: randomUUID(), number: this.transcript.turns + 1 }
+      const result = await runTurn(this, turn, input, controller.signal)
+      if (result.status === 'interrupted' || result.status === 'failed') this.#autoTurns = false
+      return result
+    } finally {
+      this.#active = undefined
+      this.#scheduled--
+      this.#startQueuedTurn()
+      if (this.#scheduled === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve()
+    }
+  }
+
+  /** Input queued while idle (or left when a turn ends) starts the next turn: it never vanishes. */
+  #startQueuedTurn(): void {
+    if (this.#ended || !this.#autoTurns || this.#scheduled > 0 || !this.queue.hasClaimable(true)) return
+    this.#enqueueTurn([]).catch(() => {})
+  }
+
+  #assertOpen(what: string): void {
+    if (this.#ended) throw new KernelError(`session ${this.id} has ended; cannot ${what}`)
+  }
+}

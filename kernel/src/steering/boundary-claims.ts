@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto'
+import { raceAbort } from '../abort.js'
+import type { Message } from '../messages.js'
+import type { Boundary, InputItem, SteeringClaim, SteeringSource } from './types.js'
+
+/** A claim the loop holds until its items are recorded (accept) or not (reject). */
+export interface HeldClaim {
+  claim: SteeringClaim
+  transport: string
+  boundary: Boundary
+  /** One user message per item, in claim order. */
+  messages: Message[]
+  settled: boolean
+}
+
+export function steeringMessage(item: InputItem, transport: string): Message {
+  return {
+    role: 'user',
+    content: [{ type: 'text', text: item.text }],
+    source: { kind: 'steering', transport },
+    meta: { steeringItemId: item.id },
+  }
+}
+
+/**
+ * Claims once from each source for one logical boundary. Empty claims are accepted at once (they
+ * cost nothing); a claim that arrives after the turn aborted is rejected, so its input stays the host's.
+ */
+export async function claimBoundary(sources: readonly SteeringSource[], boundary: Boundary, signal: AbortSignal): Promise<HeldClaim[]> {
+  const held: HeldClaim[] = []
+  for (const source of sources) {
+    const pending = source.claim(boundary, signal)
+    let claim: SteeringClaim | undefined
+    try {
+      claim = await raceAbort(pending, signal)
+    } catch (error) {
+      pending.then(
+        (late) => late?.reject(),
+        () => {},
+      )
+      throw error
+    }
+    if (!claim) continue
+    if (claim.items.length === 0) {
+      claim.accept()
+      continue
+    }
+    const transport = source.transport ?? 'host'
+    const messages = claim.items.map((item) => steeringMessage({ ...item, id: item.id ?? randomUUID() }, transport))
+    held.push({ claim, transport, boundary, messages, settled: false })
+  }
+  return held
+}
+
+export function rejectUnsettled(claims: readonly HeldClaim[]): void {
+  for (const held of claims) {
+    if (held.settled) continue
+    held.settled = true
+    held.claim.reject()
+  }
+}

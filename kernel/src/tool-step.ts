@@ -1,0 +1,124 @@
+import type { Halt, PostToolDecision, PreToolDecision } from './decisions.js'
+import { errorMessage } from './errors.js'
+import type { Message, ToolCallBlock } from './messages.js'
+import type { SessionRuntime } from './session-runtime.js'
+import type { StepPayload, ToolCall } from './session-types.js'
+import type { ToolOutput } from './tool.js'
+
+interface CallOutcome {
+  result: ToolOutput
+  context: Message[]
+  halt: Halt | undefined
+}
+
+const INTERRUPTED: ToolOutput = { output: 'No result: the turn ended before this tool call completed.', isError: true }
+
+/**
+ * Runs a step's tool calls: consecutive parallel-safe calls together, others alone, in the model's
+ * order. Results are recorded in the model's order, then every context, then the first halt wins.
+ */
+export async function runToolCalls(runtime: SessionRuntime, step: StepPayload, calls: ToolCallBlock[]): Promise<Halt | undefined> {
+  const outcomes: (CallOutcome | undefined)[] = new Array(calls.length)
+  try {
+    for (const batch of batches(runtime, calls)) {
+      if (step.signal.aborted) break
+      const settled = await Promise.allSettled(
+        batch.map(async (index) => {
+          outcomes[index] = await runToolCall(runtime, step, calls[index]!)
+        }),
+      )
+      const failure = settled.find((outcome) => outcome.status === 'rejected')
+      if (failure) throw failure.reason
+    }
+  } finally {
+    for (const [index, call] of calls.entries()) {
+      const result = outcomes[index]?.result ?? INTERRUPTED
+      runtime.append({ type: 'tool/result', turnId: step.turn.id, step: step.step, callId: call.id, ...result })
+    }
+  }
+  for (const outcome of outcomes) for (const message of outcome?.context ?? []) runtime.recordMessage(step.turn.id, message)
+  return outcomes.find((outcome) => outcome?.halt)?.halt
+}
+
+function batches(runtime: SessionRuntime, calls: ToolCallBlock[]): number[][] {
+  const result: number[][] = []
+  let parallel: number[] = []
+  for (const [index, call] of calls.entries()) {
+    if (runtime.tools.get(call.name)?.parallel) {
+      parallel.push(index)
+      continue
+    }
+    if (parallel.length > 0) result.push(parallel)
+    parallel = []
+    result.push([index])
+  }
+  if (parallel.length > 0) result.push(parallel)
+  return result
+}
+
+async function runToolCall(runtime: SessionRuntime, step: StepPayload, block: ToolCallBlock): Promise<CallOutcome> {
+  const call: ToolCall = { id: block.id, name: block.name, input: block.input }
+  const payload = { ...step, call }
+  const pre: PreToolDecision = await runtime.hooks.toolPreExecute.promise({ kind: 'allow' }, payload)
+  const context = [...(pre.context ?? [])]
+  const verdict = await permission(runtime, payload, pre)
+  const logCall = (input: unknown, decision: string) =>
+    runtime.append({ type: 'tool/call', turnId: step.turn.id, step: step.step, callId: call.id, name: call.name, input, decision })
+  if (verdict.kind === 'deny') {
+    logCall(call.input, 'deny')
+    return { result: { output: verdict.reason, isError: true }, context, halt: undefined }
+  }
+  const input = pre.kind === 'allow' && pre.input !== undefined ? pre.input : call.input
+  logCall(input, pre.kind === 'allow' && pre.input !== undefined ? 'allow-rewritten' : 'allow')
+  const result = await execute(runtime, step, { ...call, input })
+  const post: PostToolDecision = await runtime.hooks.toolPostExecute.promise({ kind: 'accept' }, { ...payload, result })
+  context.push(...(post.context ?? []))
+  let final = result
+  if (post.kind === 'block') final = { output: post.feedback, isError: result.isError }
+  else if (post.output !== undefined) final = { output: post.output, isError: result.isError }
+  const halt = (pre.kind === 'allow' ? pre.halt : undefined) ?? (post.kind === 'accept' ? post.halt : undefined)
+  return { result: final, context, halt }
+}
+
+type Verdict = { kind: 'allow' } | { kind: 'deny'; reason: string }
+
+async function permission(runtime: SessionRuntime, payload: StepPayload & { call: ToolCall }, pre: PreToolDecision): Promise<Verdict> {
+  if (pre.kind !== 'ask') return pre.kind === 'deny' ? pre : { kind: 'allow' }
+  const decided = await runtime.hooks.toolPermissionRequest.promise({ kind: 'undecided' }, { ...payload, reason: pre.reason })
+  if (decided.kind !== 'undecided') return decided
+  return runtime.approvals.request({
+    session: payload.session,
+    turnId: payload.turn.id,
+    call: payload.call,
+    reason: pre.reason,
+    signal: payload.signal,
+  })
+}
+
+async function execute(runtime: SessionRuntime, step: StepPayload, call: ToolCall): Promise<ToolOutput> {
+  const tool = runtime.tools.get(call.name)
+  if (!tool) {
+    const known = runtime.tools
+      .list()
+      .map((candidate) => candidate.name)
+      .join(', ')
+    return { output: `Unknown tool "${call.name}". Available tools: ${known || 'none'}.`, isError: true }
+  }
+  const parsed = tool.inputSchema.safeParse(call.input)
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')
+    return { output: `Invalid input for tool "${call.name}": ${issues}`, isError: true }
+  }
+  try {
+    return await tool.execute(parsed.data as never, {
+      session: step.session,
+      cwd: step.session.cwd,
+      callId: call.id,
+      signal: step.signal,
+      processRunner: runtime.processRunner,
+    })
+  } catch (error) {
+    if (step.signal.aborted) return INTERRUPTED
+    return { output: `Tool "${call.name}" failed: ${errorMessage(error)}`, isError: true }
+  }
+}

@@ -1,0 +1,6 @@
+export { loadScript } from './load-script.js'
+export { parseScript } from './parse-script.js'
+export { ScriptError } from './script-error.js'
+export type { ScriptErrorStep, ScriptReplyStep, ScriptStep, ScriptToolCall } from './script-step.js'
+export { type ScriptedModelPlugin, scriptedModel } from './scripted-model.js'
+export { type ScriptedModelOptions, ScriptedModelProvider } from './scripted-model-provider.js'
