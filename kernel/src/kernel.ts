@@ -78,7 +78,7 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
   }
 
   const setupOne = (plugin: Plugin, result: ReturnType<Plugin['setup']>): Promise<void> | undefined => {
-    const keep = (disposer: void | Disposer) => {
+    const keep = (disposer: Disposer | undefined) => {
       if (typeof disposer === 'function') disposers.push({ plugin: plugin.name, dispose: disposer })
     }
     if (result instanceof Promise) return result.then(keep)

@@ -24,12 +24,13 @@ export interface KernelApi {
 }
 
 export type Disposer = () => void | Promise<void>
+export type SetupResult = Disposer | undefined | Promise<Disposer | undefined>
 
 export interface Plugin {
   readonly name: string
   /** Plugin names this one removes from the composition. */
   readonly replaces?: readonly string[]
-  setup(kernel: KernelApi): undefined | void | Disposer | Promise<undefined | Disposer>
+  setup(kernel: KernelApi): SetupResult
 }
 
 export function definePlugin(plugin: Plugin): Plugin {
