@@ -72,13 +72,14 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       container.register(key, resolver as Resolver<unknown>)
     },
     resolve: <K extends ServiceKey>(key: K) => container.resolve(key) as Services[K],
-    registerTool: (tool: ToolDefinition<never>) => tools.register(tool),
+    registerTool: <Input>(tool: ToolDefinition<Input>) => tools.register(tool),
     cwd: resolved.cwd,
     sessionsDir: resolved.sessionsDir,
   }
 
   const setupOne = (plugin: Plugin, result: ReturnType<Plugin['setup']>): Promise<void> | undefined => {
-    const keep = (disposer: Disposer | undefined) => {
+    // biome-ignore lint/suspicious/noConfusingVoidType: mirrors SetupResult
+    const keep = (disposer: void | Disposer) => {
       if (typeof disposer === 'function') disposers.push({ plugin: plugin.name, dispose: disposer })
     }
     if (result instanceof Promise) return result.then(keep)

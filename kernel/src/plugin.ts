@@ -18,13 +18,14 @@ export interface KernelApi {
   provide<K extends ServiceKey>(key: K, value: Services[K] | ServiceFactory<Services[K]>, options?: ProvideOptions): void
   provide(key: string, value: unknown, options?: ProvideOptions): void
   resolve<K extends ServiceKey>(key: K): Services[K]
-  registerTool(tool: ToolDefinition<never>): void
+  registerTool<Input>(tool: ToolDefinition<Input>): void
   readonly cwd: string
   readonly sessionsDir: string
 }
 
 export type Disposer = () => void | Promise<void>
-export type SetupResult = Disposer | undefined | Promise<Disposer | undefined>
+// biome-ignore lint/suspicious/noConfusingVoidType: a setup may return nothing, a disposer, or a promise of either
+export type SetupResult = void | Disposer | Promise<void | Disposer>
 
 export interface Plugin {
   readonly name: string

@@ -115,7 +115,7 @@ export class KernelSession implements Session, SessionRuntime {
     for (const event of events) this.transcript.apply(event)
   }
 
-  run(input: TurnInput): Promise<TurnResult> {
+  async run(input: TurnInput): Promise<TurnResult> {
     this.#assertOpen('run')
     const messages = typeof input === 'string' ? (input === '' ? [] : [userMessage(input)]) : input
     this.#autoTurns = true

@@ -5,20 +5,20 @@ import type { ToolDefinition } from './tool.js'
 
 /** The `tools` service: the tools a model may call, by name. */
 export class ToolRegistry {
-  readonly #tools = new Map<string, ToolDefinition<never>>()
+  readonly #tools = new Map<string, ToolDefinition<unknown>>()
   #specs: ToolSpec[] | undefined
 
-  register(tool: ToolDefinition<never>): void {
+  register<Input>(tool: ToolDefinition<Input>): void {
     if (this.#tools.has(tool.name)) throw new KernelError(`tool "${tool.name}" is registered twice`)
-    this.#tools.set(tool.name, tool)
+    this.#tools.set(tool.name, tool as ToolDefinition<unknown>)
     this.#specs = undefined
   }
 
-  get(name: string): ToolDefinition<never> | undefined {
+  get(name: string): ToolDefinition<unknown> | undefined {
     return this.#tools.get(name)
   }
 
-  list(): ToolDefinition<never>[] {
+  list(): ToolDefinition<unknown>[] {
     return [...this.#tools.values()]
   }
 

@@ -110,7 +110,7 @@ async function execute(runtime: SessionRuntime, step: StepPayload, call: ToolCal
     return { output: `Invalid input for tool "${call.name}": ${issues}`, isError: true }
   }
   try {
-    return await tool.execute(parsed.data as never, {
+    return await tool.execute(parsed.data, {
       session: step.session,
       cwd: step.session.cwd,
       callId: call.id,
