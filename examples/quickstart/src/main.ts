@@ -1,0 +1,42 @@
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createKernel, type SteerOutcome } from '@harness-kernel/kernel'
+import { scriptedModel } from '@harness-kernel/scripted-model'
+import { tools } from '@harness-kernel/tools'
+import { noDestructiveCommands } from './no-destructive-commands.js'
+import { simulatedUser } from './simulated-user.js'
+import { stepPrinter } from './step-printer.js'
+
+const script = fileURLToPath(new URL('../script.yaml', import.meta.url))
+const workspace = mkdtempSync(join(tmpdir(), 'harness-quickstart-'))
+const print = (line: string) => process.stdout.write(`${line}\n`)
+
+let steerReceipt: Promise<SteerOutcome> | undefined
+const kernel = createKernel(
+  [
+    scriptedModel({ script }),
+    tools(),
+    noDestructiveCommands(),
+    simulatedUser('Also write a README.md in build/ saying what is in it.', (receipt) => {
+      steerReceipt = receipt
+    }),
+    stepPrinter(print),
+  ],
+  { cwd: workspace },
+)
+
+print(`harness-kernel quickstart: a scripted model, the built-in tools, a policy plugin, steering`)
+print(`workspace: ${workspace}`)
+const session = await kernel.startSession()
+const result = await session.run('Clean up the build output and leave a greeting in build/hello.txt.')
+await session.idle()
+
+print(`\nturn status: ${result.status}; last answer: ${result.lastAssistantMessage}`)
+print(`steering receipt: ${JSON.stringify(await steerReceipt)}`)
+print(`build/README.md:\n${readFileSync(join(workspace, 'build/README.md'), 'utf8')}`)
+print(`session log: ${session.transcriptPath}`)
+await session.end()
+await kernel.dispose()
+if (result.status !== 'completed') process.exitCode = 1
