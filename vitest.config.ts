@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['**/test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
+    reporters: ['default', './scripts/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -1,4 +1,5 @@
 import { execSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { defineTool } from '@harness-kernel/kernel'
 import { afterEach, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -9,10 +10,11 @@ afterEach(async () => {
   await current?.kernel.dispose()
 })
 
+/** A zombie (exited, not yet reaped by PID 1) counts as dead. */
 function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0)
-    return true
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
   } catch {
     return false
   }

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 
 /** A one-line reason a process could not be started, naming the cwd when that is the cause (Node blames the executable). */
 export async function describeSpawnError(error: unknown, file: string, cwd: string): Promise<string> {
+  if (file === '') return 'the command is empty'
   const cwdProblem = await checkCwd(cwd)
   if (cwdProblem !== undefined) return cwdProblem
   const code = errorCode(error)

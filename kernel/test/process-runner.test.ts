@@ -1,0 +1,311 @@
+import { getEventListeners } from 'node:events'
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { CappedCapture } from '../src/process/capped-capture.js'
+import { ExecProcessRunner } from '../src/process/exec-process-runner.js'
+
+const runner = new ExecProcessRunner()
+const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'process-runner-')))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+interface ProcStat {
+  pid: number
+  state: string
+  ppid: number
+  pgid: number
+}
+
+function procStat(pid: number): ProcStat | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+    return { pid, state: fields[0]!, ppid: Number(fields[1]), pgid: Number(fields[2]) }
+  } catch {
+    return undefined
+  }
+}
+
+function allProcesses(): ProcStat[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map((entry) => procStat(Number(entry)))
+    .filter((stat): stat is ProcStat => stat !== undefined)
+}
+
+/** Running (non-zombie) processes in a group. Orphans are reaped by init, which may be slow, so zombies count as dead. */
+function liveMembers(pgid: number): number[] {
+  return allProcesses()
+    .filter((stat) => stat.pgid === pgid && stat.state !== 'Z')
+    .map((stat) => stat.pid)
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  return procStat(pid)?.state !== 'Z'
+}
+
+/** Waits until a child of this process leads a group with at least `count` running members; returns them. */
+async function groupOfChild(count: number): Promise<{ pgid: number; members: number[] }> {
+  const deadline = Date.now() + 10_000
+  while (Date.now() < deadline) {
+    for (const stat of allProcesses()) {
+      if (stat.ppid !== process.pid || stat.pgid !== stat.pid) continue
+      const members = liveMembers(stat.pgid)
+      if (members.length >= count) return { pgid: stat.pgid, members }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error(`no child process group with ${count} members appeared`)
+}
+
+describe('ExecProcessRunner: stdin, cwd, env, exit', () => {
+  it('writes stdin byte for byte, without adding a trailing newline', async () => {
+    const text = 'héllo wörld ✓ 日本'
+    const result = await runner.run({ command: 'cat', cwd: tmp, stdin: text })
+    expect(result.stdout).toBe(text)
+    expect(result.stdoutBytes).toBe(Buffer.byteLength(text))
+    expect(result.exitCode).toBe(0)
+  })
+
+  it('writes binary stdin exactly', async () => {
+    const bytes = new Uint8Array([0x00, 0x0a, 0xff, 0x7f, 0x80, 0x0d])
+    const result = await runner.run({ command: 'od -An -v -tx1', shell: true, cwd: tmp, stdin: bytes })
+    expect(result.stdout.trim().split(/\s+/)).toEqual(['00', '0a', 'ff', '7f', '80', '0d'])
+  })
+
+  it('closes stdin at once when none is given', async () => {
+    const result = await runner.run({ command: 'cat', cwd: tmp, timeoutMs: 10_000 })
+    expect(result).toMatchObject({ exitCode: 0, stdout: '', timedOut: false })
+    const stdin = await runner.run({ command: 'readlink /proc/self/fd/0', shell: true, cwd: tmp })
+    expect(stdin.stdout).toMatch(/^(socket|pipe):/)
+  })
+
+  it('ignores a child that exits without reading a large stdin', async () => {
+    const result = await runner.run({ command: 'true', cwd: tmp, stdin: 'x'.repeat(4 * 1024 * 1024) })
+    expect(result.exitCode).toBe(0)
+    expect(result.spawnError).toBeUndefined()
+  })
+
+  it('runs in cwd', async () => {
+    const result = await runner.run({ command: 'pwd', shell: true, cwd: tmp })
+    expect(result.stdout).toBe(`${tmp}\n`)
+  })
+
+  it('merges env over process.env, and unsets keys given as undefined', async () => {
+    const result = await runner.run({
+      command: 'printenv HARNESS_FOO; printenv HOME; printenv HARNESS_GONE || echo unset',
+      shell: true,
+      cwd: tmp,
+      env: { HARNESS_FOO: 'bar baz', HARNESS_GONE: undefined },
+    })
+    expect(result.stdout).toBe(`bar baz\n${process.env.HOME}\nunset\n`)
+  })
+
+  it('passes only the given env with extendEnv false', async () => {
+    const result = await runner.run({
+      command: 'printenv HARNESS_FOO; printenv HOME || echo unset',
+      shell: true,
+      cwd: tmp,
+      env: { HARNESS_FOO: 'x', PATH: process.env.PATH },
+      extendEnv: false,
+    })
+    expect(result.stdout).toBe('x\nunset\n')
+  })
+
+  it('reports exit codes and stderr', async () => {
+    const result = await runner.run({ command: 'echo out; echo err >&2; exit 7', shell: true, cwd: tmp })
+    expect(result).toMatchObject({ exitCode: 7, signal: null, stdout: 'out\n', stderr: 'err\n', timedOut: false, aborted: false })
+    expect(result.pid).toBeTypeOf('number')
+    expect(result.durationMs).toBeGreaterThan(0)
+  })
+
+  it('reports the signal that killed the process', async () => {
+    const result = await runner.run({ command: 'kill -9 $$', shell: true, cwd: tmp })
+    expect(result).toMatchObject({ exitCode: null, signal: 'SIGKILL', timedOut: false, aborted: false })
+  })
+
+  it('runs an executable with exact args, without a shell', async () => {
+    const result = await runner.run({ command: 'printf', args: ['%s|', 'a b', "c'd", '$HOME'], cwd: tmp })
+    expect(result.stdout).toBe("a b|c'd|$HOME|")
+  })
+
+  it('uses /bin/sh -c for shell: true and the named shell for a string', async () => {
+    const sh = await runner.run({ command: 'echo "$0"', shell: true, cwd: tmp })
+    expect(sh.stdout).toBe('/bin/sh\n')
+    const bash = await runner.run({ command: 'echo "$0 $BASH_VERSION"', shell: '/bin/bash', cwd: tmp })
+    expect(bash.stdout).toMatch(/^\/bin\/bash \d/)
+  })
+
+  it('quotes args onto a shell command line', async () => {
+    const result = await runner.run({ command: "printf '%s|'", args: ['a b', "c'd", '$HOME'], shell: true, cwd: tmp })
+    expect(result.stdout).toBe("a b|c'd|$HOME|")
+  })
+})
+
+describe('ExecProcessRunner: killing the process group', () => {
+  it('on timeout, kills the shell and every child, and settles promptly', async () => {
+    const started = Date.now()
+    const running = runner.run({ command: 'sleep 30 & sleep 30', shell: true, cwd: tmp, timeoutMs: 500 })
+    const group = await groupOfChild(2)
+    const result = await running
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(result).toMatchObject({ timedOut: true, aborted: false, exitCode: null, pid: group.pgid })
+    expect(result.signal).toMatch(/^SIG(TERM|KILL)$/)
+    expect(group.members.length).toBeGreaterThanOrEqual(2)
+    for (const pid of group.members) expect(isAlive(pid)).toBe(false)
+    expect(liveMembers(group.pgid)).toEqual([])
+  })
+
+  it('on abort, kills the whole group and removes its abort listener', async () => {
+    const controller = new AbortController()
+    const started = Date.now()
+    const running = runner.run({ command: 'sleep 30 & sleep 30', shell: true, cwd: tmp, signal: controller.signal })
+    const group = await groupOfChild(2)
+    controller.abort()
+    const result = await running
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(result).toMatchObject({ aborted: true, timedOut: false, exitCode: null })
+    for (const pid of group.members) expect(isAlive(pid)).toBe(false)
+    expect(liveMembers(group.pgid)).toEqual([])
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
+  })
+
+  it('removes its abort listener after a normal run', async () => {
+    const controller = new AbortController()
+    await runner.run({ command: 'true', cwd: tmp, signal: controller.signal, timeoutMs: 5000 })
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
+  })
+
+  it('does not start a process when the signal is already aborted', async () => {
+    const result = await runner.run({ command: 'true', cwd: tmp, signal: AbortSignal.abort() })
+    expect(result).toMatchObject({ aborted: true, exitCode: null, pid: undefined })
+  })
+
+  it('sends SIGKILL after killGraceMs when SIGTERM is ignored', async () => {
+    const started = Date.now()
+    const result = await runner.run({ command: "trap '' TERM; sleep 30", shell: true, cwd: tmp, timeoutMs: 300, killGraceMs: 300 })
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGKILL' })
+    expect(liveMembers(result.pid!)).toEqual([])
+  })
+
+  it('returns promptly when a background child keeps the pipes open, and kills it', async () => {
+    const started = Date.now()
+    const result = await runner.run({ command: 'sleep 30 & echo $! >&2; echo done', shell: true, cwd: tmp })
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'done\n', timedOut: false })
+    const background = Number(result.stderr.trim())
+    expect(background).toBeGreaterThan(0)
+    expect(isAlive(background)).toBe(false)
+    expect(liveMembers(result.pid!)).toEqual([])
+  })
+
+  it('kills a background child that does not hold the pipes', async () => {
+    const result = await runner.run({ command: 'sleep 30 >/dev/null 2>&1 & echo $!', shell: true, cwd: tmp })
+    expect(result.exitCode).toBe(0)
+    expect(isAlive(Number(result.stdout.trim()))).toBe(false)
+    expect(liveMembers(result.pid!)).toEqual([])
+  })
+})
+
+describe('ExecProcessRunner: output capture', () => {
+  it('keeps the tail up to the default 1 MiB and counts every byte', async () => {
+    const result = await runner.run({ command: "head -c 3145728 /dev/zero | tr '\\0' a; printf END", shell: true, cwd: tmp })
+    expect(result.stdoutBytes).toBe(3 * 1024 * 1024 + 3)
+    expect(result.stdoutTruncated).toBe(true)
+    expect(result.stdout).toHaveLength(1024 * 1024)
+    expect(result.stdout.endsWith('aaaEND')).toBe(true)
+    expect(result.stderrTruncated).toBe(false)
+  })
+
+  it('caps each stream separately at maxOutputBytes', async () => {
+    const result = await runner.run({ command: 'printf 0123456789; printf abcdefghij >&2', shell: true, cwd: tmp, maxOutputBytes: 4 })
+    expect(result).toMatchObject({
+      stdout: '6789',
+      stdoutBytes: 10,
+      stdoutTruncated: true,
+      stderr: 'ghij',
+      stderrBytes: 10,
+      stderrTruncated: true,
+    })
+  })
+
+  it('decodes a multibyte character split across chunks', async () => {
+    const result = await runner.run({ command: "printf '\\342\\202'; sleep 0.2; printf '\\254'", shell: true, cwd: tmp })
+    expect(result.stdout).toBe('€')
+    expect(result.stdoutBytes).toBe(3)
+  })
+
+  it('drops a partial character at the start of a kept tail', async () => {
+    const result = await runner.run({ command: 'printf ééééé', shell: true, cwd: tmp, maxOutputBytes: 5 })
+    expect(result).toMatchObject({ stdout: 'éé', stdoutBytes: 10, stdoutTruncated: true })
+  })
+})
+
+describe('ExecProcessRunner: spawn errors', () => {
+  it('reports a missing cwd without throwing', async () => {
+    const result = await runner.run({ command: 'echo hi', shell: true, cwd: join(tmp, 'missing') })
+    expect(result).toMatchObject({ exitCode: null, pid: undefined, stdout: '' })
+    expect(result.spawnError).toMatch(/cwd does not exist: .*missing/)
+  })
+
+  it('reports a cwd that is not a directory', async () => {
+    const file = join(tmp, 'a-file')
+    writeFileSync(file, '')
+    const result = await runner.run({ command: 'echo hi', shell: true, cwd: file })
+    expect(result.spawnError).toMatch(/cwd is not a directory/)
+  })
+
+  it('reports a missing executable or shell', async () => {
+    const missing = await runner.run({ command: 'harness-no-such-command', cwd: tmp })
+    expect(missing).toMatchObject({ exitCode: null, pid: undefined })
+    expect(missing.spawnError).toMatch(/command not found: harness-no-such-command/)
+    const shell = await runner.run({ command: 'true', shell: '/no/such/shell', cwd: tmp })
+    expect(shell.spawnError).toMatch(/command not found: \/no\/such\/shell/)
+  })
+
+  it('reports an empty command', async () => {
+    const result = await runner.run({ command: '', cwd: tmp })
+    expect(result).toMatchObject({ exitCode: null, spawnError: 'the command is empty' })
+  })
+
+  it('reports an executable without permission', async () => {
+    const file = join(tmp, 'not-executable')
+    writeFileSync(file, '#!/bin/sh\n', { mode: 0o644 })
+    const result = await runner.run({ command: file, cwd: tmp })
+    expect(result.spawnError).toMatch(/permission denied/)
+  })
+})
+
+describe('CappedCapture', () => {
+  it('keeps the tail across chunks and counts the total', () => {
+    const capture = new CappedCapture(5)
+    for (const chunk of ['ab', 'cde', 'fg', '', 'h']) capture.push(Buffer.from(chunk))
+    expect(capture.text()).toBe('defgh')
+    expect(capture.totalBytes).toBe(8)
+    expect(capture.truncated).toBe(true)
+  })
+
+  it('keeps nothing with a zero limit but still counts', () => {
+    const capture = new CappedCapture(0)
+    capture.push(Buffer.from('abc'))
+    expect(capture.text()).toBe('')
+    expect(capture.totalBytes).toBe(3)
+    expect(capture.truncated).toBe(true)
+  })
+
+  it('is not truncated at exactly the limit', () => {
+    const capture = new CappedCapture(3)
+    capture.push(Buffer.from('a'))
+    capture.push(Buffer.from('bc'))
+    expect(capture.text()).toBe('abc')
+    expect(capture.truncated).toBe(false)
+    expect(capture.keptBytes).toBe(3)
+  })
+})

@@ -1,0 +1,5 @@
+export * from './edit-file-tool.js'
+export * from './read-file-tool.js'
+export * from './shell-tool.js'
+export * from './tools-plugin.js'
+export * from './write-file-tool.js'

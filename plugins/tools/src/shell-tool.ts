@@ -1,0 +1,78 @@
+import { defineTool, type ProcessRunResult, type ToolDefinition, type ToolOutput } from '@harness-kernel/kernel'
+import { z } from 'zod'
+import { resolvePath } from './fs-errors.js'
+
+export interface ShellToolOptions {
+  /** Default for calls that give no `timeout_ms`. Default 120000 ms. */
+  timeoutMs?: number
+  /** Bytes kept per stream (the tail). Default 64 KiB. */
+  maxOutputBytes?: number
+  /** Default '/bin/bash'. */
+  shell?: string
+}
+
+export interface ShellInput {
+  command: string
+  timeout_ms?: number | undefined
+  workdir?: string | undefined
+}
+
+export function shellTool(options: ShellToolOptions = {}): ToolDefinition<ShellInput> {
+  const timeoutMs = options.timeoutMs ?? 120_000
+  const maxOutputBytes = options.maxOutputBytes ?? 64 * 1024
+  const shell = options.shell ?? '/bin/bash'
+  const inputSchema = z
+    .object({
+      command: z.string().min(1).describe(`The command line, run with \`${shell} -c\`.`),
+      timeout_ms: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe(`Kill the command and everything it started after this many milliseconds. Default ${timeoutMs}.`),
+      workdir: z.string().optional().describe("Working directory: absolute, or relative to the session's working directory (the default)."),
+    })
+    .describe('A shell command to run.')
+  return defineTool<ShellInput>({
+    name: 'shell',
+    description:
+      `Runs a command with \`${shell} -c\` and returns its stdout, then its stderr, and the exit code when it is not 0. ` +
+      'Every call starts a fresh shell (cd and exports do not carry over) with stdin closed. ' +
+      `When the command ends, anything it left running in the background is killed. Long output keeps the last ${maxOutputBytes} bytes of each stream.`,
+    inputSchema,
+    aliases: { codex: 'shell', claudeCode: 'Bash' },
+    async execute(input, context) {
+      const timeout = input.timeout_ms ?? timeoutMs
+      const result = await context.processRunner.run({
+        command: input.command,
+        shell,
+        cwd: resolvePath(context.cwd, input.workdir ?? '.'),
+        timeoutMs: timeout,
+        signal: context.signal,
+        maxOutputBytes,
+      })
+      return formatShellResult(result, timeout)
+    },
+  })
+}
+
+/** The model's view of a run: stdout, then stderr, then one bracketed line per notable fact. */
+export function formatShellResult(result: ProcessRunResult, timeoutMs: number): ToolOutput {
+  if (result.spawnError !== undefined) return { output: `[failed to start: ${result.spawnError}]`, isError: true }
+  const parts: string[] = []
+  if (result.stdoutBytes > 0) parts.push(stream('stdout', result.stdout, result.stdoutBytes, result.stdoutTruncated))
+  if (result.stderrBytes > 0) parts.push(`[stderr]\n${stream('stderr', result.stderr, result.stderrBytes, result.stderrTruncated)}`)
+  if (result.timedOut) parts.push(`[timed out after ${timeoutMs} ms]`)
+  else if (result.aborted) parts.push('[aborted]')
+  else if (result.signal !== null) parts.push(`[killed by ${result.signal}]`)
+  if (result.exitCode !== null && result.exitCode !== 0) parts.push(`[exit code: ${result.exitCode}]`)
+  const isError = result.exitCode !== 0 || result.timedOut || result.aborted
+  if (parts.length === 0) parts.push('[no output]')
+  return { output: parts.map((part) => part.replace(/\n$/, '')).join('\n'), isError }
+}
+
+function stream(name: 'stdout' | 'stderr', text: string, totalBytes: number, truncated: boolean): string {
+  if (!truncated) return text
+  // The tail is kept, so the note goes where the missing part would be.
+  return `[${name} truncated: kept last ${Buffer.byteLength(text)} of ${totalBytes} bytes]\n${text}`
+}

@@ -1,0 +1,35 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { defineTool, type ToolDefinition } from '@harness-kernel/kernel'
+import { z } from 'zod'
+import { describeFsError, resolvePath } from './fs-errors.js'
+
+export interface WriteFileInput {
+  path: string
+  content: string
+}
+
+export function writeFileTool(): ToolDefinition<WriteFileInput> {
+  const inputSchema = z
+    .object({
+      path: z.string().min(1).describe("The file: absolute, or relative to the session's working directory."),
+      content: z.string().describe('The complete new content of the file.'),
+    })
+    .describe('A file to create or overwrite.')
+  return defineTool<WriteFileInput>({
+    name: 'write_file',
+    description: 'Writes a UTF-8 text file, replacing it if it exists and creating missing parent directories.',
+    inputSchema,
+    aliases: { codex: 'write_file', claudeCode: 'Write' },
+    async execute(input, context) {
+      const file = resolvePath(context.cwd, input.path)
+      try {
+        await mkdir(dirname(file), { recursive: true })
+        await writeFile(file, input.content, 'utf8')
+      } catch (error) {
+        return { output: describeFsError(error, file, 'write'), isError: true }
+      }
+      return { output: `Wrote ${Buffer.byteLength(input.content, 'utf8')} bytes to ${file}`, isError: false }
+    },
+  })
+}

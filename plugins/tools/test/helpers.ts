@@ -1,0 +1,21 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ExecProcessRunner, type Session, type ToolContext, type ToolDefinition, type ToolOutput } from '@harness-kernel/kernel'
+
+export function tempDir(): { path: string; remove(): void } {
+  const path = realpathSync(mkdtempSync(join(tmpdir(), 'harness-tools-')))
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) }
+}
+
+const processRunner = new ExecProcessRunner()
+
+/** Tools never touch the session, so a stub stands in for it. */
+export function toolContext(cwd: string, signal: AbortSignal = new AbortController().signal): ToolContext {
+  return { session: {} as Session, cwd, callId: 'call-1', signal, processRunner }
+}
+
+/** Validates the input with the tool's schema first, as the kernel does. */
+export async function callTool<Input>(tool: ToolDefinition<Input>, input: unknown, context: ToolContext): Promise<ToolOutput> {
+  return tool.execute(tool.inputSchema.parse(input), context)
+}

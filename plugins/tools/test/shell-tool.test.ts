@@ -1,0 +1,135 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { ProcessRunResult } from '@harness-kernel/kernel'
+import { afterAll, describe, expect, it } from 'vitest'
+import { formatShellResult, shellTool } from '../src/index.js'
+import { callTool, tempDir, toolContext } from './helpers.js'
+
+const dir = tempDir()
+afterAll(() => dir.remove())
+const context = toolContext(dir.path)
+const shell = shellTool()
+
+describe('shell tool', () => {
+  it('returns stdout of a successful command', async () => {
+    expect(await callTool(shell, { command: 'echo hello' }, context)).toEqual({ output: 'hello', isError: false })
+  })
+
+  it('runs with bash in the session cwd', async () => {
+    const result = await callTool(shell, { command: '[[ -n $BASH_VERSION ]] && pwd' }, context)
+    expect(result).toEqual({ output: dir.path, isError: false })
+  })
+
+  it('resolves workdir against the session cwd', async () => {
+    mkdirSync(join(dir.path, 'sub'), { recursive: true })
+    const result = await callTool(shell, { command: 'pwd', workdir: 'sub' }, context)
+    expect(result.output).toBe(join(dir.path, 'sub'))
+  })
+
+  it('shows stdout, then stderr', async () => {
+    const result = await callTool(shell, { command: 'echo out; echo err >&2' }, context)
+    expect(result).toEqual({ output: 'out\n[stderr]\nerr', isError: false })
+  })
+
+  it('reports a non-zero exit code as an error', async () => {
+    const result = await callTool(shell, { command: 'echo oops >&2; exit 3' }, context)
+    expect(result).toEqual({ output: '[stderr]\noops\n[exit code: 3]', isError: true })
+  })
+
+  it('says when there was no output', async () => {
+    expect(await callTool(shell, { command: 'true' }, context)).toEqual({ output: '[no output]', isError: false })
+  })
+
+  it('times out with timeout_ms and kills the command', async () => {
+    const started = Date.now()
+    const result = await callTool(shell, { command: 'echo started; sleep 30', timeout_ms: 300 }, context)
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(result).toEqual({ output: 'started\n[timed out after 300 ms]', isError: true })
+  })
+
+  it('uses the configured default timeout', async () => {
+    const result = await callTool(shellTool({ timeoutMs: 300 }), { command: 'sleep 30' }, context)
+    expect(result).toEqual({ output: '[timed out after 300 ms]', isError: true })
+  })
+
+  it('keeps the tail of long output and says how much was dropped', async () => {
+    const tool = shellTool({ maxOutputBytes: 1000 })
+    const result = await callTool(tool, { command: "head -c 5000 /dev/zero | tr '\\0' x; printf END" }, context)
+    expect(result.isError).toBe(false)
+    const [note, text] = result.output.split('\n')
+    expect(note).toBe('[stdout truncated: kept last 1000 of 5003 bytes]')
+    expect(text).toHaveLength(1000)
+    expect(text!.endsWith('xEND')).toBe(true)
+  })
+
+  it('stops when the tool call is aborted', async () => {
+    const controller = new AbortController()
+    const running = callTool(shell, { command: 'sleep 30' }, toolContext(dir.path, controller.signal))
+    setTimeout(() => controller.abort(), 200)
+    expect(await running).toEqual({ output: '[aborted]', isError: true })
+  })
+
+  it('reports a workdir that does not exist', async () => {
+    const result = await callTool(shell, { command: 'pwd', workdir: 'missing' }, context)
+    expect(result.isError).toBe(true)
+    expect(result.output).toBe(`[failed to start: cwd does not exist: ${join(dir.path, 'missing')} (ENOENT)]`)
+  })
+
+  it('reports a shell that does not exist', async () => {
+    const result = await callTool(shellTool({ shell: '/no/such/shell' }), { command: 'true' }, context)
+    expect(result).toEqual({ output: '[failed to start: command not found: /no/such/shell (ENOENT)]', isError: true })
+  })
+
+  it('rejects an empty command and a non-positive timeout', () => {
+    expect(shell.inputSchema.safeParse({ command: '' }).success).toBe(false)
+    expect(shell.inputSchema.safeParse({ command: 'ls', timeout_ms: 0 }).success).toBe(false)
+  })
+
+  it('has the foreign names as aliases and is not parallel', () => {
+    expect(shell).toMatchObject({ name: 'shell', aliases: { codex: 'shell', claudeCode: 'Bash' } })
+    expect(shell.parallel).toBeFalsy()
+  })
+})
+
+describe('formatShellResult', () => {
+  const base: ProcessRunResult = {
+    exitCode: 0,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    timedOut: false,
+    aborted: false,
+    durationMs: 1,
+    pid: 1,
+  }
+
+  it('names a killing signal', () => {
+    expect(formatShellResult({ ...base, exitCode: null, signal: 'SIGKILL' }, 1000)).toEqual({
+      output: '[killed by SIGKILL]',
+      isError: true,
+    })
+  })
+
+  it('notes truncation of each stream', () => {
+    const result = formatShellResult(
+      {
+        ...base,
+        exitCode: 1,
+        stdout: 'tail\n',
+        stdoutBytes: 100,
+        stdoutTruncated: true,
+        stderr: 'é',
+        stderrBytes: 50,
+        stderrTruncated: true,
+      },
+      1000,
+    )
+    expect(result.output).toBe(
+      '[stdout truncated: kept last 5 of 100 bytes]\ntail\n[stderr]\n[stderr truncated: kept last 2 of 50 bytes]\né\n[exit code: 1]',
+    )
+  })
+})

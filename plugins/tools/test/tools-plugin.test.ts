@@ -1,0 +1,54 @@
+import type { KernelApi, ToolDefinition } from '@harness-kernel/kernel'
+import { afterAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { type ToolsOptions, tools } from '../src/index.js'
+import { callTool, tempDir, toolContext } from './helpers.js'
+
+const dir = tempDir()
+afterAll(() => dir.remove())
+
+async function registered(options?: ToolsOptions): Promise<ToolDefinition<never>[]> {
+  const list: ToolDefinition<never>[] = []
+  const kernel = { registerTool: (tool: ToolDefinition<never>) => list.push(tool) } as unknown as KernelApi
+  await tools(options).setup(kernel)
+  return list
+}
+
+describe('tools plugin', () => {
+  it('is named tools and registers all four tools by default', async () => {
+    expect(tools().name).toBe('tools')
+    const list = await registered()
+    expect(list.map((tool) => [tool.name, tool.aliases, tool.parallel ?? false])).toEqual([
+      ['shell', { codex: 'shell', claudeCode: 'Bash' }, false],
+      ['read_file', { codex: 'read_file', claudeCode: 'Read' }, true],
+      ['write_file', { codex: 'write_file', claudeCode: 'Write' }, false],
+      ['edit_file', { codex: 'edit_file', claudeCode: 'Edit' }, false],
+    ])
+  })
+
+  it('registers only the included tools', async () => {
+    const list = await registered({ include: ['read_file', 'edit_file'] })
+    expect(list.map((tool) => tool.name)).toEqual(['read_file', 'edit_file'])
+  })
+
+  it('rejects an unknown tool name in include', () => {
+    expect(() => tools({ include: ['shell', 'grep' as never] })).toThrow(/unknown tool "grep"/)
+  })
+
+  it('passes the shell options to the shell tool', async () => {
+    const [shell] = await registered({ include: ['shell'], shell: { timeoutMs: 300 } })
+    const result = await callTool(shell as ToolDefinition<unknown>, { command: 'sleep 30' }, toolContext(dir.path))
+    expect(result).toEqual({ output: '[timed out after 300 ms]', isError: true })
+  })
+
+  it('documents every input field in the JSON schema', async () => {
+    for (const tool of await registered()) {
+      const schema = z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input' }) as {
+        properties: Record<string, { description?: string }>
+      }
+      for (const [field, property] of Object.entries(schema.properties)) {
+        expect(property.description, `${tool.name}.${field}`).toBeTruthy()
+      }
+    }
+  })
+})
