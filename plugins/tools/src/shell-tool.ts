@@ -40,7 +40,7 @@ export function shellTool(options: ShellToolOptions = {}): ToolDefinition<ShellI
       'Every call starts a fresh shell (cd and exports do not carry over) with stdin closed. ' +
       `When the command ends, anything it left running in the background is killed. Long output keeps the last ${maxOutputBytes} bytes of each stream.`,
     inputSchema,
-    aliases: { codex: 'shell', claudeCode: 'Bash' },
+    aliases: { codex: 'Bash', claudeCode: 'Bash' },
     async execute(input, context) {
       const timeout = input.timeout_ms ?? timeoutMs
       const result = await context.processRunner.run({

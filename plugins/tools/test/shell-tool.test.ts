@@ -86,7 +86,7 @@ describe('shell tool', () => {
   })
 
   it('has the foreign names as aliases and is not parallel', () => {
-    expect(shell).toMatchObject({ name: 'shell', aliases: { codex: 'shell', claudeCode: 'Bash' } })
+    expect(shell).toMatchObject({ name: 'shell', aliases: { codex: 'Bash', claudeCode: 'Bash' } })
     expect(shell.parallel).toBeFalsy()
   })
 })

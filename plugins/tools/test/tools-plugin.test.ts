@@ -19,7 +19,7 @@ describe('tools plugin', () => {
     expect(tools().name).toBe('tools')
     const list = await registered()
     expect(list.map((tool) => [tool.name, tool.aliases, tool.parallel ?? false])).toEqual([
-      ['shell', { codex: 'shell', claudeCode: 'Bash' }, false],
+      ['shell', { codex: 'Bash', claudeCode: 'Bash' }, false],
       ['read_file', { codex: 'read_file', claudeCode: 'Read' }, true],
       ['write_file', { codex: 'write_file', claudeCode: 'Write' }, false],
       ['edit_file', { codex: 'edit_file', claudeCode: 'Edit' }, false],
