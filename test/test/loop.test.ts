@@ -423,6 +423,31 @@ describe('sessions', () => {
     await expect(session.run('x')).rejects.toThrow(/has ended/)
   })
 
+  it('dialects record hook runs as durable hook/run events that observers see', async () => {
+    const seen: string[] = []
+    const observe = plugin('observe', (kernel) => kernel.hooks.sessionEvent.tap('types', ({ event }) => seen.push(event.type)))
+    const { kernel } = setup([], [observe])
+    const session = await kernel.startSession()
+    session.recordHookRun({
+      dialect: 'codex',
+      id: 'pre-tool-use:0:/home/u/.codex/hooks.json:call_0',
+      event: 'PreToolUse',
+      status: 'blocked',
+      durationMs: 12,
+      exitCode: 2,
+      entries: [{ kind: 'feedback', text: 'no' }],
+    })
+    expect(readEvents(session.transcriptPath).at(-1)).toMatchObject({
+      type: 'hook/run',
+      dialect: 'codex',
+      event: 'PreToolUse',
+      status: 'blocked',
+      exitCode: 2,
+      entries: [{ kind: 'feedback', text: 'no' }],
+    })
+    expect(seen).toEqual(['session/start', 'hook/run'])
+  })
+
   it('messages keep their sources in the log', async () => {
     const { kernel } = setup([{ text: 'ok' }])
     const session = await kernel.startSession()

@@ -210,6 +210,30 @@ describe('host steering at boundaries', () => {
     expect(notices.map((event) => (event as { text: string }).text)).toContain('steering input from host was consumed by policy: not now')
   })
 
+  it('final-boundary input that a policy drops causes no extra model call; the stop hook then runs', async () => {
+    const host = hostSource((boundary) => (boundary.kind === 'final' && boundary.step === 1 ? [text('drop me', 'd')] : undefined))
+    let stops = 0
+    const policy = plugin('policy', (kernel) => {
+      kernel.hooks.preStep.tap('drop', (decision) =>
+        decision.kind === 'enter'
+          ? { ...decision, messages: decision.messages.filter((message) => textOf(message) !== 'drop me') }
+          : decision,
+      )
+      kernel.hooks.turnStopping.tap('count', (decision) => {
+        stops++
+        return decision
+      })
+    })
+    const { kernel, model } = setup([{ text: 'only answer' }], [host.provider, policy])
+    const session = await kernel.startSession()
+    const result = await session.run('go')
+    expect(result).toMatchObject({ status: 'completed', lastAssistantMessage: 'only answer' })
+    expect(model.calls).toBe(1)
+    expect(stops).toBe(1)
+    expect(host.source().claims.map((claim) => `${claim.boundary.kind}:${claim.boundary.step}`)).toEqual(['final:1', 'final:2'])
+    expect(host.source().claims[0]).toMatchObject({ settlements: ['accept'], dropped: ['d'] })
+  })
+
   it('a redelivered item (same id) is recognised and not recorded twice', async () => {
     const host = hostSource((boundary) => (boundary.step <= 2 ? [text('only once', 'dup-1')] : undefined))
     const { kernel, model } = setup(
