@@ -105,12 +105,15 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
   })()
   ready.catch(() => {})
 
-  const newSession = (id: string, cwd: string, log: SessionLog): KernelSession => {
+  const assertModel = () => {
     if (!container.hasRegistration('model')) {
       throw new KernelError(
         "no model provider: add a model plugin (scriptedModel(), openaiModel(), anthropicModel()) or call kernel.provide('model', provider)",
       )
     }
+  }
+
+  const newSession = (id: string, cwd: string, log: SessionLog): KernelSession => {
     const scope: AwilixContainer<Services> = container.createScope()
     const session: KernelSession = new KernelSession({
       id,
@@ -154,6 +157,7 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     async startSession(sessionOptions: StartSessionOptions = {}) {
       await ready
       assertLive()
+      assertModel()
       const id = sessionOptions.id ?? randomUUID()
       const cwd = resolve(resolved.cwd, sessionOptions.cwd ?? '.')
       const store = container.resolve('sessionStore')
@@ -172,6 +176,7 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     async resumeSession(sessionId: string, resumeOptions: { cwd?: string } = {}) {
       await ready
       assertLive()
+      assertModel()
       const store = container.resolve('sessionStore')
       const loaded = store.load(sessionId)
       const start = loaded.events.find((event) => event.type === 'session/start')

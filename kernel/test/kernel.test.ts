@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createKernel, defineTool, InProcessSteeringSource, JsonlSessionStore, KernelError } from '../src/index.js'
@@ -107,8 +109,10 @@ describe('createKernel', () => {
   })
 
   it('starting a session without a model is a clear error', async () => {
-    const kernel = createKernel([], { cwd: tempDir() })
+    const cwd = tempDir()
+    const kernel = createKernel([], { cwd })
     await expect(kernel.startSession()).rejects.toThrow(/no model provider: add a model plugin/)
+    expect(existsSync(join(cwd, '.harness'))).toBe(false)
   })
 
   it('registerTool rejects a second tool of the same name', async () => {

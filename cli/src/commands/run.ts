@@ -1,0 +1,77 @@
+import { resolve } from 'node:path'
+import { type Kernel, KernelError, type Session } from '@harness-kernel/kernel'
+import type { Command } from 'commander'
+import { CliError } from '../cli-error.js'
+import { createHarness, NO_MODEL_HINT } from '../create-harness.js'
+import { exitCodeForStatus } from '../exit-codes.js'
+import { type CliIo, writeJson } from '../io.js'
+import { MODEL_USAGE } from '../model-spec.js'
+import { progressReporter } from '../progress-reporter.js'
+import { readPrompt } from '../read-prompt.js'
+import { signalExitCode, watchSignals } from '../signals.js'
+import { colorEnabled } from '../style.js'
+
+export interface RunOptions {
+  model?: string
+  config?: string
+  json?: boolean
+  sessionsDir?: string
+  cwd?: string
+  resume?: string
+}
+
+export function addRunCommand(parent: Command, io: CliIo, exit: (code: number) => void): Command {
+  return parent
+    .command('run')
+    .description('run one turn: a new session, or the next turn of a resumed one')
+    .argument('[prompt]', 'the prompt; "-" or none reads it from stdin')
+    .option('--model <spec>', `the model: ${MODEL_USAGE.replace('--model ', '')} (default: the config's, else HARNESS_MODEL)`)
+    .option('--config <file>', 'a config file (default: harness.config.{mjs,js,ts,mts} in the working directory)')
+    .option('--json', 'print one JSON object { sessionId, transcriptPath, turn } on stdout')
+    .option('--sessions-dir <dir>', 'where session logs go (default: .harness/sessions)')
+    .option('--cwd <dir>', 'the working directory (default: the current one)')
+    .option('--resume <id>', 'resume this session and run the prompt as its next turn')
+    .action(async (prompt: string | undefined, options: RunOptions) => exit(await run(prompt, options, io)))
+}
+
+export async function run(promptArgument: string | undefined, options: RunOptions, io: CliIo): Promise<number> {
+  const cwd = resolve(io.cwd, options.cwd ?? '.')
+  const prompt = await readPrompt(promptArgument, io)
+  const { kernel } = await createHarness({
+    cwd,
+    ...(options.config === undefined ? {} : { config: options.config }),
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.sessionsDir === undefined ? {} : { sessionsDir: options.sessionsDir }),
+    env: io.env,
+    plugins: [progressReporter({ stream: io.stderr, color: colorEnabled(io.stderr, io.env) })],
+  })
+  let session: Session | undefined
+  const signals = watchSignals((signal) => session?.interrupt(`interrupted by ${signal}`), io.stderr)
+  try {
+    session = await openSession(kernel, options.resume)
+    if (signals.received) return signalExitCode(signals.received)
+    const turn = await session.run(prompt)
+    if (options.json) writeJson(io.stdout, { sessionId: session.id, transcriptPath: session.transcriptPath, turn })
+    else if (turn.lastAssistantMessage) io.stdout.write(`${turn.lastAssistantMessage.replace(/\n$/, '')}\n`)
+    if (turn.status === 'interrupted' && signals.received) return signalExitCode(signals.received)
+    return exitCodeForStatus(turn.status)
+  } finally {
+    signals.stop()
+    try {
+      await session?.end()
+    } finally {
+      await kernel.dispose()
+    }
+  }
+}
+
+async function openSession(kernel: Kernel, resume: string | undefined): Promise<Session> {
+  try {
+    return resume === undefined ? await kernel.startSession() : await kernel.resumeSession(resume)
+  } catch (error) {
+    if (error instanceof KernelError && error.message.startsWith('no model provider')) {
+      throw new CliError(`no model: the configured plugins provide none; add a model plugin to them, or ${NO_MODEL_HINT}`)
+    }
+    throw error
+  }
+}

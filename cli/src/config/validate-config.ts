@@ -1,0 +1,37 @@
+import type { HarnessConfig } from './define-config.js'
+
+type Check = (value: unknown) => string | undefined
+
+const isString: Check = (value) => (typeof value === 'string' ? undefined : 'expected a string')
+const checks: Record<keyof HarnessConfig, Check> = {
+  plugins: (value) => (Array.isArray(value) || typeof value === 'function' ? undefined : 'expected an array of plugins or a function'),
+  model: isString,
+  system: isString,
+  sessionsDir: isString,
+  maxStopContinuations: (value) => (typeof value === 'number' && value >= 0 ? undefined : 'expected a number >= 0'),
+  modelRetry: (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'expected an object'),
+  fsync: (value) =>
+    value === 'steering' || value === 'always' || value === 'never' ? undefined : "expected 'steering', 'always' or 'never'",
+}
+
+/** Checks the shape of a config module's default export; the message says what is wrong, not where. */
+export function validateConfig(value: unknown): HarnessConfig {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error(`the default export must be a config object (export default defineConfig({ ... })), got ${describe(value)}`)
+  }
+  for (const [key, field] of Object.entries(value)) {
+    if (!Object.hasOwn(checks, key)) {
+      throw new Error(`unknown config key "${key}"; known keys: ${Object.keys(checks).join(', ')}`)
+    }
+    if (field === undefined) continue
+    const problem = checks[key as keyof HarnessConfig](field)
+    if (problem) throw new Error(`"${key}": ${problem}, got ${describe(field)}`)
+  }
+  return value as HarnessConfig
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value
+}

@@ -1,0 +1,92 @@
+import { resolve } from 'node:path'
+import { createKernel, errorMessage, type Kernel, type Plugin } from '@harness-kernel/kernel'
+import { tools } from '@harness-kernel/tools'
+import { CliError } from './cli-error.js'
+import type { HarnessConfig } from './config/define-config.js'
+import { loadConfig } from './config/load-config.js'
+import { createModelPlugin, MODEL_USAGE } from './model-spec.js'
+
+export interface CreateHarnessOptions {
+  /** The harness's working directory; relative paths below resolve against it. Default `process.cwd()`. */
+  cwd?: string
+  /** A config file, or a config object. Default: the first of `harness.config.{mjs,js,ts,mts}` in `cwd`, if any. */
+  config?: string | HarnessConfig
+  /** A model spec (`scripted:FILE`, …); overrides the config's `model` and `HARNESS_MODEL`. */
+  model?: string
+  /** Overrides the config's `sessionsDir`. Default `<cwd>/.harness/sessions`. */
+  sessionsDir?: string
+  /** Where `HARNESS_MODEL` is read. Default `process.env`. */
+  env?: Record<string, string | undefined>
+  /** Added after the configured plugins (the CLI's progress reporter, a transport, …). */
+  plugins?: readonly Plugin[]
+  /** `false` composes without a model, e.g. to read sessions. Default `true`. */
+  requireModel?: boolean
+}
+
+export interface Harness {
+  readonly kernel: Kernel
+  readonly cwd: string
+  readonly sessionsDir: string
+  /** The config file used, if any. */
+  readonly configPath: string | undefined
+  readonly config: HarnessConfig
+  /** The model spec in effect, if any. */
+  readonly model: string | undefined
+}
+
+export const NO_MODEL_HINT = `pass ${MODEL_USAGE}, set "model" in harness.config.{mjs,js,ts,mts}, or set HARNESS_MODEL`
+
+/**
+ * Composes a kernel from a config and flags. Without config plugins: `tools()` plus the model. With
+ * them: those plugins, plus the model plugin when a spec is in effect (it is added last, so it wins).
+ * Resolves once every plugin is set up.
+ */
+export async function createHarness(options: CreateHarnessOptions = {}): Promise<Harness> {
+  const cwd = resolve(options.cwd ?? process.cwd())
+  const env = options.env ?? process.env
+  const loaded =
+    typeof options.config === 'object' ? { path: undefined, config: options.config } : await loadConfig({ cwd, file: options.config })
+  const configPath = loaded?.path
+  const config: HarnessConfig = loaded?.config ?? {}
+  const model = options.model ?? config.model ?? (env.HARNESS_MODEL?.trim() || undefined)
+  const requireModel = options.requireModel ?? true
+  const modelPlugin = requireModel && model !== undefined ? createModelPlugin(model, { cwd }) : undefined
+  const defaults = modelPlugin ? [tools(), modelPlugin] : [tools()]
+  const where = configPath === undefined ? 'config' : `config ${configPath}`
+
+  let plugins: Plugin[]
+  if (config.plugins === undefined) {
+    if (requireModel && !modelPlugin) throw new CliError(`no model: ${NO_MODEL_HINT}`)
+    plugins = defaults
+  } else {
+    let configured: readonly Plugin[]
+    try {
+      configured = typeof config.plugins === 'function' ? await config.plugins({ cwd, model, defaults }) : config.plugins
+    } catch (error) {
+      throw new CliError(`${where}: plugins(): ${errorMessage(error)}`, { cause: error })
+    }
+    if (!Array.isArray(configured)) throw new CliError(`${where}: plugins() must return an array of plugins`)
+    // The explicit model replaces a configured plugin of the same name instead of colliding with it.
+    plugins = modelPlugin ? [...configured.filter((plugin) => plugin?.name !== modelPlugin.name), modelPlugin] : [...configured]
+  }
+
+  const { plugins: _plugins, model: _model, ...kernelOptions } = config
+  const sessionsDir = options.sessionsDir ?? config.sessionsDir
+  let kernel: Kernel
+  try {
+    kernel = createKernel([...plugins, ...(options.plugins ?? [])], {
+      ...kernelOptions,
+      cwd,
+      ...(sessionsDir === undefined ? {} : { sessionsDir: resolve(cwd, sessionsDir) }),
+    })
+  } catch (error) {
+    throw new CliError(configPath === undefined ? errorMessage(error) : `${where}: ${errorMessage(error)}`, { cause: error })
+  }
+  try {
+    await kernel.ready
+  } catch (error) {
+    await kernel.dispose()
+    throw error
+  }
+  return { kernel, cwd, sessionsDir: kernel.sessionsDir, configPath, config, model }
+}

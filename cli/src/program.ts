@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs'
+import { Command } from 'commander'
+import { addRunCommand } from './commands/run.js'
+import { addSessionsCommand } from './commands/sessions.js'
+import type { CliIo } from './io.js'
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+
+/** The `harness` program. Actions report their exit code through `exit`; commander errors are thrown (exitOverride). */
+export function buildProgram(io: CliIo, exit: (code: number) => void): Command {
+  const program = new Command('harness')
+    .description('Run a coding-agent harness composed of kernel plugins, and inspect its sessions.')
+    .version(version)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .showHelpAfterError('(run with --help for usage)')
+  addRunCommand(program, io, exit)
+  addSessionsCommand(program, io, exit)
+  return program
+}
