@@ -55,11 +55,9 @@ export type CompactDecision = { kind: 'proceed'; context?: Message[] } | { kind:
 
 export type AnyDecision = PreStepDecision | PreToolDecision | PermissionDecision | PostToolDecision | StopDecision | CompactDecision
 
-const VETO_KINDS: ReadonlySet<string> = new Set(['deny', 'reject', 'block', 'halt'])
-
 /** A veto is final: once the running value is one of these, later taps are not called for it. */
 export function isVeto(decision: unknown): boolean {
   if (decision === null || typeof decision !== 'object') return false
   const { kind, halt } = decision as { kind?: unknown; halt?: unknown }
-  return (typeof kind === 'string' && VETO_KINDS.has(kind)) || (halt !== undefined && halt !== null)
+  return kind === 'deny' || kind === 'reject' || kind === 'block' || kind === 'halt' || (halt !== undefined && halt !== null)
 }

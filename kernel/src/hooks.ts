@@ -3,7 +3,6 @@ import type { z } from 'zod'
 import {
   type CompactDecision,
   compactDecisionSchema,
-  isVeto,
   type PermissionDecision,
   type PostToolDecision,
   type PreStepDecision,
@@ -16,6 +15,7 @@ import {
   stopDecisionSchema,
 } from './decisions.js'
 import { errorMessage, HookTapError, KernelError } from './errors.js'
+import { compileGuardedWaterfall, type GuardedTap } from './guarded-waterfall.js'
 import type { ModelRequest } from './model.js'
 import { modelRequestSchema } from './model-request-schema.js'
 import type {
@@ -120,9 +120,13 @@ export function createKernelHooks(guard: HookGuardContext): KernelHooks {
     subagentStop: stopDecisionSchema,
   }
   for (const [name, key] of Object.entries(HOOK_NAMES) as [HookName, keyof KernelHooks][]) {
-    const hook = hooks[key] as unknown as { intercept(i: { register(tap: AnyTap): AnyTap }): void }
+    const hook = hooks[key] as unknown as {
+      intercept(i: { register(tap: AnyTap): AnyTap }): void
+      compile(options: unknown): unknown
+    }
     const schema = decisions[key]
     const observer = key === 'notice' || key === 'sessionEvent'
+    if (schema) hook.compile = (options) => compileGuardedWaterfall(name, schema, options as Parameters<typeof compileGuardedWaterfall>[2])
     hook.intercept({
       register(tap) {
         if (!guard.registrationOpen()) {
@@ -135,7 +139,7 @@ export function createKernelHooks(guard: HookGuardContext): KernelHooks {
           error instanceof HookTapError
             ? error
             : new HookTapError({ hook: name, plugin, tap: tap.name, message: errorMessage(error), cause: error })
-        if (schema) tap.fn = guardWaterfallTap(tap, schema, attribute)
+        if (schema) (tap as unknown as GuardedTap).attribute = attribute
         else if (observer) tap.fn = isolateObserverTap(tap.fn, attribute, guard.onObserverError)
         else tap.fn = attributeTap(tap, attribute)
         return tap
@@ -143,69 +147,6 @@ export function createKernelHooks(guard: HookGuardContext): KernelHooks {
     })
   }
   return Object.freeze(hooks)
-}
-
-function invalid(schema: z.ZodType, out: unknown): string | undefined {
-  const parsed = schema.safeParse(out)
-  if (parsed.success) return undefined
-  const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(value)'}: ${issue.message}`)
-  return `returned an invalid value (${issues.join('; ')})`
-}
-
-/** Vetoes are final, returned decisions are validated (the original object is kept), errors are attributed. */
-function guardWaterfallTap(tap: AnyTap, schema: z.ZodType, attribute: (error: unknown) => HookTapError): Fn {
-  const fn = tap.fn
-  const check = (value: unknown, out: unknown) => {
-    if (out === undefined || out === value) return undefined
-    const problem = invalid(schema, out)
-    if (problem) throw attribute(new Error(problem))
-    return out
-  }
-  if (tap.type === 'promise') {
-    return (value, payload) => {
-      if (isVeto(value)) return Promise.resolve(undefined)
-      let pending: unknown
-      try {
-        pending = fn(value, payload)
-      } catch (error) {
-        return Promise.reject(attribute(error))
-      }
-      return Promise.resolve(pending).then(
-        (out) => check(value, out),
-        (error) => {
-          throw attribute(error)
-        },
-      )
-    }
-  }
-  if (tap.type === 'async') {
-    return (value, payload, callback) => {
-      const done = callback as (error: unknown, result?: unknown) => void
-      if (isVeto(value)) return done(null, undefined)
-      try {
-        fn(value, payload, (error: unknown, out: unknown) => {
-          if (error) return done(attribute(error))
-          try {
-            done(null, check(value, out))
-          } catch (checkError) {
-            done(checkError)
-          }
-        })
-      } catch (error) {
-        done(attribute(error))
-      }
-    }
-  }
-  return (value, payload) => {
-    if (isVeto(value)) return undefined
-    let out: unknown
-    try {
-      out = fn(value, payload)
-    } catch (error) {
-      throw attribute(error)
-    }
-    return check(value, out)
-  }
 }
 
 function attributeTap(tap: AnyTap, attribute: (error: unknown) => HookTapError): Fn {

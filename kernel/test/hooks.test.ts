@@ -82,6 +82,29 @@ describe('kernel.hooks', () => {
     expect(calls).toEqual(['guard'])
   })
 
+  it('callAsync and tapable interceptors work on the decision waterfalls', async () => {
+    const seen: string[] = []
+    const kernel = createKernel(
+      [
+        plugin('p', (k) => {
+          k.hooks.toolPreExecute.intercept({
+            call: () => seen.push('call'),
+            tap: (tap) => seen.push(`tap:${tap.name}`),
+            result: () => seen.push('result'),
+          })
+          k.hooks.toolPreExecute.tap('ask', () => ({ kind: 'ask' }))
+        }),
+      ],
+      { cwd: tempDir() },
+    )
+    await kernel.ready
+    const result = await new Promise((resolve, reject) =>
+      kernel.hooks.toolPreExecute.callAsync({ kind: 'allow' }, payload, (error, value) => (error ? reject(error) : resolve(value))),
+    )
+    expect(result).toEqual({ kind: 'ask' })
+    expect(seen).toEqual(['call', 'tap:ask', 'result'])
+  })
+
   it('a decision carrying halt is final too', async () => {
     let later = false
     const kernel = createKernel(

@@ -1,0 +1,73 @@
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+
+export interface Stats {
+  n: number
+  median: number
+  p99: number
+  min: number
+  max: number
+}
+
+/** Median (mean of the two middles for even n) and nearest-rank p99 of the values. */
+export function summarize(values: readonly number[]): Stats {
+  if (values.length === 0) throw new Error('summarize: no values')
+  const sorted = [...values].sort((a, b) => a - b)
+  const n = sorted.length
+  const mid = n >> 1
+  const median = n % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+  const p99 = sorted[Math.min(n - 1, Math.ceil(0.99 * n) - 1)]!
+  return { n, median, p99, min: sorted[0]!, max: sorted[n - 1]! }
+}
+
+export const now = (): bigint => process.hrtime.bigint()
+
+/** Nanoseconds since `start`, as a number. */
+export const since = (start: bigint): number => Number(process.hrtime.bigint() - start)
+
+/** One sample's work: runs `ops` operations. */
+export type Task = (ops: number) => Promise<unknown> | unknown
+
+export interface SampleOptions {
+  /** Unrecorded samples per variant first (JIT warmup). */
+  warmup: number
+  /** Recorded samples per variant. */
+  samples: number
+  /** Operations per sample; stats are in ns per operation. */
+  ops: number
+}
+
+/**
+ * Samples each variant `warmup + samples` times, round-robin with a rotating order, so that drift on
+ * a shared machine (other load, CPU frequency, GC of earlier variants) hits every variant alike and
+ * ratios between variants measured in the same run stay meaningful. Returns ns/op per variant.
+ */
+export async function compare(variants: Record<string, Task>, options: SampleOptions): Promise<Record<string, Stats>> {
+  const names = Object.keys(variants)
+  const recorded: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]))
+  for (let round = 0; round < options.warmup + options.samples; round++) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(i + round) % names.length]!
+      gc()
+      const start = now()
+      await variants[name]!(options.ops)
+      const perOp = since(start) / options.ops
+      if (round >= options.warmup) recorded[name]!.push(perOp)
+    }
+  }
+  return Object.fromEntries(names.map((name) => [name, summarize(recorded[name]!)]))
+}
+
+let collect: (() => void) | undefined
+
+/** A full GC when it can be had (it can: `--expose-gc` is switched on at run time), else nothing. */
+export function gc(): void {
+  if (collect === undefined) {
+    setFlagsFromString('--expose-gc')
+    collect = runInNewContext('gc') as () => void
+  }
+  collect()
+}
+
+export const fmt = (value: number, digits = 0): string =>
+  value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })

@@ -1,0 +1,60 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, totalmem } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { dispatchBench } from './dispatch.bench.js'
+import { dispatchBreakdownBench } from './dispatch-breakdown.bench.js'
+import { loopBench } from './loop.bench.js'
+import { fmt } from './measure.js'
+import { markdown, type Section } from './report.js'
+import { sessionLogBench } from './session-log.bench.js'
+
+/** `node bench/dist/run.js [name…]`: the default set when none is named; `dispatch-breakdown` is opt-in. */
+const BENCHES: Record<string, () => Promise<Section>> = {
+  dispatch: () => dispatchBench({ ops: 200_000, warmup: 2, samples: 7 }),
+  loop: () => loopBench({ steps: 1000, runs: 3, every: 50 }),
+  'session-log': () => sessionLogBench({ events: 20_000, syncedEvents: 500, samples: 5 }),
+  'dispatch-breakdown': () => dispatchBreakdownBench({ ops: 100_000, warmup: 2, samples: 7 }),
+}
+/** Run order: the loop first, so that its RSS samples are not inflated by the garbage of the dispatch runs. */
+const DEFAULT = ['loop', 'session-log', 'dispatch']
+/** Print order. */
+const ORDER = ['dispatch', 'dispatch-breakdown', 'loop', 'session-log']
+
+const chosen = process.argv.slice(2)
+for (const name of chosen) if (!(name in BENCHES)) throw new Error(`unknown benchmark "${name}"; known: ${Object.keys(BENCHES).join(', ')}`)
+const names = chosen.length > 0 ? chosen : DEFAULT
+
+const machine = {
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  memoryGb: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${process.platform}-${process.arch}`,
+  loadavgAtStart: loadavg().map((load) => Number(load.toFixed(2))),
+}
+console.log(
+  `# harness-kernel bench — ${new Date().toISOString()}\n\n` +
+    `${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}, ` +
+    `load average ${machine.loadavgAtStart.join(' / ')} at start. Compare ratios, not absolute numbers.\n`,
+)
+
+const started = Date.now()
+const sections: Record<string, Section> = {}
+for (const name of names) {
+  const start = Date.now()
+  process.stderr.write(`running ${name}… `)
+  sections[name] = await BENCHES[name]!()
+  process.stderr.write(`${fmt((Date.now() - start) / 1000, 1)} s\n`)
+}
+for (const name of ORDER) if (sections[name]) console.log(`${markdown(sections[name])}\n`)
+
+const out = fileURLToPath(new URL('../results/latest.json', import.meta.url))
+mkdirSync(fileURLToPath(new URL('../results/', import.meta.url)), { recursive: true })
+const results = {
+  date: new Date(started).toISOString(),
+  machine: { ...machine, loadavgAtEnd: loadavg().map((load) => Number(load.toFixed(2))) },
+  durationSec: (Date.now() - started) / 1000,
+  results: Object.fromEntries(Object.entries(sections).map(([name, section]) => [name, section.data])),
+}
+writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`)
+console.log(`Wrote ${out} (${fmt(results.durationSec, 1)} s in all).`)
