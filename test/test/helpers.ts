@@ -12,6 +12,7 @@ import {
   type SessionEvent,
 } from '@harness-kernel/kernel'
 import { type ScriptStep, scriptedModel } from '@harness-kernel/scripted-model'
+import { afterEach } from 'vitest'
 import { z } from 'zod'
 
 export function tempDir(prefix = 'hk-test-'): string {
@@ -29,6 +30,19 @@ export function harness(script: ScriptStep[], plugins: Plugin[] = [], options: K
   const model = scriptedModel({ script })
   const kernel = createKernel([model, ...plugins], { cwd: dir, modelRetry: { initialDelayMs: 1, maxDelayMs: 2 }, ...options })
   return { kernel, model: model.model, dir }
+}
+
+/** `setup(...)` builds a harness whose kernel is disposed after the test. */
+export function harnessPerTest(): (...args: Parameters<typeof harness>) => Harness {
+  let current: Harness | undefined
+  afterEach(async () => {
+    await current?.kernel.dispose()
+    current = undefined
+  })
+  return (...args) => {
+    current = harness(...args)
+    return current
+  }
 }
 
 /** A plugin from a setup function, for tests. */

@@ -1,16 +1,8 @@
 import { contextMessage, type Message, type SessionEvent, STAGE_GUARD, userMessage } from '@harness-kernel/kernel'
-import { afterEach, describe, expect, it } from 'vitest'
-import { flatten, type Harness, harness, plugin, readEvents, testTools } from './helpers.js'
+import { describe, expect, it } from 'vitest'
+import { flatten, harnessPerTest, plugin, readEvents, testTools } from './helpers.js'
 
-let current: Harness | undefined
-afterEach(async () => {
-  await current?.kernel.dispose()
-  current = undefined
-})
-function setup(...args: Parameters<typeof harness>): Harness {
-  current = harness(...args)
-  return current
-}
+const setup = harnessPerTest()
 
 describe('a turn', () => {
   it('runs model → tool → model and reports what was recorded', async () => {

@@ -9,21 +9,13 @@ import {
   type SteerOutcome,
   textOf,
 } from '@harness-kernel/kernel'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { flatten, type Harness, harness, plugin, readEvents, testTools } from './helpers.js'
+import { flatten, harnessPerTest, plugin, readEvents, testTools } from './helpers.js'
 import { RecordingSource } from './steering-sources.js'
 
-let current: Harness | undefined
+const setup = harnessPerTest()
 let activeSession: Session | undefined
-afterEach(async () => {
-  await current?.kernel.dispose()
-  current = undefined
-})
-function setup(...args: Parameters<typeof harness>): Harness {
-  current = harness(...args)
-  return current
-}
 
 function hostSource(answer: (boundary: Boundary) => InputItem[] | undefined, onAccept?: ConstructorParameters<typeof RecordingSource>[1]) {
   const sources: RecordingSource[] = []
