@@ -2,6 +2,7 @@ import type { Halt } from './decisions.js'
 import type { Message } from './messages.js'
 import type { HookRunRecord, NoticeLevel, SessionEvent, SessionEventBody, TurnStatus } from './session-events.js'
 import type { InputItem, SteerOptions, SteerReceipt } from './steering/types.js'
+import type { ToolOutput } from './tool.js'
 
 export type TurnInput = string | Message[]
 
@@ -69,7 +70,7 @@ export interface PermissionPayload extends ToolCallPayload {
   reason: string | undefined
 }
 export interface ToolResultPayload extends ToolCallPayload {
-  result: { output: string; isError: boolean }
+  result: ToolOutput
 }
 export interface StopPayload extends StepPayload {
   stopHookActive: boolean

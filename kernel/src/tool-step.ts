@@ -33,7 +33,14 @@ export async function runToolCalls(runtime: SessionRuntime, step: StepPayload, c
   } finally {
     for (const [index, call] of calls.entries()) {
       const result = outcomes[index]?.result ?? INTERRUPTED
-      runtime.append({ type: 'tool/result', turnId: step.turn.id, step: step.step, callId: call.id, ...result })
+      runtime.append({
+        type: 'tool/result',
+        turnId: step.turn.id,
+        step: step.step,
+        callId: call.id,
+        output: result.output,
+        isError: result.isError,
+      })
     }
   }
   for (const outcome of outcomes) for (const message of outcome?.context ?? []) runtime.recordMessage(step.turn.id, message)
@@ -73,7 +80,7 @@ async function runToolCall(runtime: SessionRuntime, step: StepPayload, block: To
   const result = await execute(runtime, step, { ...call, input })
   const post: PostToolDecision = await runtime.hooks.toolPostExecute.promise({ kind: 'accept' }, { ...payload, result })
   context.push(...(post.context ?? []))
-  let final = result
+  let final: ToolOutput = { output: result.output, isError: result.isError }
   if (post.kind === 'block') final = { output: post.feedback, isError: result.isError }
   else if (post.output !== undefined) final = { output: post.output, isError: result.isError }
   const halt = (pre.kind === 'allow' ? pre.halt : undefined) ?? (post.kind === 'accept' ? post.halt : undefined)

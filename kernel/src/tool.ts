@@ -11,8 +11,11 @@ export interface ToolContext {
 }
 
 export interface ToolOutput {
+  /** What the model sees. */
   output: string
   isError: boolean
+  /** Structured facts for dialects and observers (a shell's stdout, stderr, exit code); never sent to a model. */
+  details?: Record<string, unknown>
 }
 
 /** Names the foreign programs use for a tool's equivalent, so dialects can match and present it. */

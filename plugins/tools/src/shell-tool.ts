@@ -68,7 +68,14 @@ export function formatShellResult(result: ProcessRunResult, timeoutMs: number): 
   if (result.exitCode !== null && result.exitCode !== 0) parts.push(`[exit code: ${result.exitCode}]`)
   const isError = result.exitCode !== 0 || result.timedOut || result.aborted
   if (parts.length === 0) parts.push('[no output]')
-  return { output: parts.map((part) => part.replace(/\n$/, '')).join('\n'), isError }
+  const details = {
+    stdout: result.stdout,
+    stderr: result.stderr,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    timedOut: result.timedOut,
+  }
+  return { output: parts.map((part) => part.replace(/\n$/, '')).join('\n'), isError, details }
 }
 
 function stream(name: 'stdout' | 'stderr', text: string, totalBytes: number, truncated: boolean): string {

@@ -12,12 +12,12 @@ const shell = shellTool()
 
 describe('shell tool', () => {
   it('returns stdout of a successful command', async () => {
-    expect(await callTool(shell, { command: 'echo hello' }, context)).toEqual({ output: 'hello', isError: false })
+    expect(await callTool(shell, { command: 'echo hello' }, context)).toMatchObject({ output: 'hello', isError: false })
   })
 
   it('runs with bash in the session cwd', async () => {
     const result = await callTool(shell, { command: '[[ -n $BASH_VERSION ]] && pwd' }, context)
-    expect(result).toEqual({ output: dir.path, isError: false })
+    expect(result).toMatchObject({ output: dir.path, isError: false })
   })
 
   it('resolves workdir against the session cwd', async () => {
@@ -28,28 +28,29 @@ describe('shell tool', () => {
 
   it('shows stdout, then stderr', async () => {
     const result = await callTool(shell, { command: 'echo out; echo err >&2' }, context)
-    expect(result).toEqual({ output: 'out\n[stderr]\nerr', isError: false })
+    expect(result).toMatchObject({ output: 'out\n[stderr]\nerr', isError: false })
+    expect(result.details).toEqual({ stdout: 'out\n', stderr: 'err\n', exitCode: 0, signal: null, timedOut: false })
   })
 
   it('reports a non-zero exit code as an error', async () => {
     const result = await callTool(shell, { command: 'echo oops >&2; exit 3' }, context)
-    expect(result).toEqual({ output: '[stderr]\noops\n[exit code: 3]', isError: true })
+    expect(result).toMatchObject({ output: '[stderr]\noops\n[exit code: 3]', isError: true })
   })
 
   it('says when there was no output', async () => {
-    expect(await callTool(shell, { command: 'true' }, context)).toEqual({ output: '[no output]', isError: false })
+    expect(await callTool(shell, { command: 'true' }, context)).toMatchObject({ output: '[no output]', isError: false })
   })
 
   it('times out with timeout_ms and kills the command', async () => {
     const started = Date.now()
     const result = await callTool(shell, { command: 'echo started; sleep 30', timeout_ms: 300 }, context)
     expect(Date.now() - started).toBeLessThan(10_000)
-    expect(result).toEqual({ output: 'started\n[timed out after 300 ms]', isError: true })
+    expect(result).toMatchObject({ output: 'started\n[timed out after 300 ms]', isError: true })
   })
 
   it('uses the configured default timeout', async () => {
     const result = await callTool(shellTool({ timeoutMs: 300 }), { command: 'sleep 30' }, context)
-    expect(result).toEqual({ output: '[timed out after 300 ms]', isError: true })
+    expect(result).toMatchObject({ output: '[timed out after 300 ms]', isError: true })
   })
 
   it('keeps the tail of long output and says how much was dropped', async () => {
@@ -66,7 +67,7 @@ describe('shell tool', () => {
     const controller = new AbortController()
     const running = callTool(shell, { command: 'sleep 30' }, toolContext(dir.path, controller.signal))
     setTimeout(() => controller.abort(), 200)
-    expect(await running).toEqual({ output: '[aborted]', isError: true })
+    expect(await running).toMatchObject({ output: '[aborted]', isError: true })
   })
 
   it('reports a workdir that does not exist', async () => {
@@ -77,7 +78,7 @@ describe('shell tool', () => {
 
   it('reports a shell that does not exist', async () => {
     const result = await callTool(shellTool({ shell: '/no/such/shell' }), { command: 'true' }, context)
-    expect(result).toEqual({ output: '[failed to start: command not found: /no/such/shell (ENOENT)]', isError: true })
+    expect(result).toMatchObject({ output: '[failed to start: command not found: /no/such/shell (ENOENT)]', isError: true })
   })
 
   it('rejects an empty command and a non-positive timeout', () => {
@@ -108,7 +109,7 @@ describe('formatShellResult', () => {
   }
 
   it('names a killing signal', () => {
-    expect(formatShellResult({ ...base, exitCode: null, signal: 'SIGKILL' }, 1000)).toEqual({
+    expect(formatShellResult({ ...base, exitCode: null, signal: 'SIGKILL' }, 1000)).toMatchObject({
       output: '[killed by SIGKILL]',
       isError: true,
     })

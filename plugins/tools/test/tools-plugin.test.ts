@@ -38,7 +38,7 @@ describe('tools plugin', () => {
   it('passes the shell options to the shell tool', async () => {
     const [shell] = await registered({ include: ['shell'], shell: { timeoutMs: 300 } })
     const result = await callTool(shell as ToolDefinition<unknown>, { command: 'sleep 30' }, toolContext(dir.path))
-    expect(result).toEqual({ output: '[timed out after 300 ms]', isError: true })
+    expect(result).toMatchObject({ output: '[timed out after 300 ms]', isError: true })
   })
 
   it('documents every input field in the JSON schema', async () => {
