@@ -78,7 +78,10 @@ async function runToolCall(runtime: SessionRuntime, step: StepPayload, block: To
   const input = pre.kind === 'allow' && pre.input !== undefined ? pre.input : call.input
   logCall(input, pre.kind === 'allow' && pre.input !== undefined ? 'allow-rewritten' : 'allow')
   const result = await execute(runtime, step, { ...call, input })
-  const post: PostToolDecision = await runtime.hooks.toolPostExecute.promise({ kind: 'accept' }, { ...payload, result })
+  const post: PostToolDecision = await runtime.hooks.toolPostExecute.promise(
+    { kind: 'accept' },
+    { ...payload, call: { ...call, input }, result },
+  )
   context.push(...(post.context ?? []))
   let final: ToolOutput = { output: result.output, isError: result.isError }
   if (post.kind === 'block') final = { output: post.feedback, isError: result.isError }

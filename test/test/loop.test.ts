@@ -117,8 +117,13 @@ describe('tools', () => {
     expect(call).toMatchObject({ decision: 'deny' })
   })
 
-  it('allow with rewritten input runs the rewritten input', async () => {
+  it('allow with rewritten input runs the rewritten input, and post-execute sees what ran', async () => {
+    const seen: unknown[] = []
     const rewrite = plugin('rewrite', (kernel) => {
+      kernel.hooks.toolPostExecute.tap('see', (decision, { call }) => {
+        seen.push(call.input)
+        return decision
+      })
       kernel.hooks.toolPreExecute.tap('upper', (_decision, { call }) => ({
         kind: 'allow',
         input: { text: String((call.input as { text: string }).text).toUpperCase() },
@@ -128,6 +133,7 @@ describe('tools', () => {
     const session = await kernel.startSession()
     const result = await session.run('go')
     expect(flatten(result.messages)).toContain('tool:result:QUIET')
+    expect(seen).toEqual([{ text: 'QUIET' }])
   })
 
   it('ask goes to tools/permission-request, then to the approvals service when undecided', async () => {
