@@ -1,6 +1,10 @@
 /** Resolves with the promise, or rejects with the signal's reason as soon as it aborts. */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason)
+  if (signal.aborted) {
+    // The raced promise may still reject (often with this same abort); that rejection is not news.
+    promise.catch(() => {})
+    return Promise.reject(signal.reason)
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason)
     signal.addEventListener('abort', onAbort, { once: true })

@@ -12,6 +12,7 @@ export interface ModelCallContext extends Omit<ModelCallOptions, 'attempt'> {
 export async function callModel(model: ModelProvider, request: ModelRequest, context: ModelCallContext): Promise<ModelResponse> {
   const { retry, onRetry, ...call } = context
   for (let attempt = 1; ; attempt++) {
+    call.signal.throwIfAborted()
     try {
       return await raceAbort(model.generate(request, { ...call, attempt }), call.signal)
     } catch (error) {

@@ -1,2 +1,5 @@
 export * from './events.js'
+export * from './io/index.js'
+export { codexHooks } from './plugin/codex-hooks.js'
+export type { CodexFixes, CodexHooksOptions } from './plugin/options.js'
 export * from './types.js'

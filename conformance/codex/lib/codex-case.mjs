@@ -1,0 +1,111 @@
+// Case directories for shared/real-clients/codex/run-case.sh, and reading back what a run captured.
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { cleanEnv, HOOK_SCRIPT, runCaseScript } from './env.mjs'
+
+/** `@HOOK@` in hook commands (hooks.json and config.extra.toml) becomes the path of lib/hook.sh. */
+export function substituteHook(text) {
+  return text.replaceAll('@HOOK@', HOOK_SCRIPT)
+}
+
+/**
+ * Writes the inputs of one run-case.sh case: plan.json, hooks.json, responses/, prompt.txt,
+ * config.extra.toml and (app-server mode) scenario.json.
+ * @param {string} dir
+ * @param {{ plan: unknown, hooks: object, handlers?: Record<string,string>, prompt?: string, configExtra?: string, app?: object }} spec
+ */
+export function writeCaseDir(dir, spec) {
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(join(dir, 'responses'), { recursive: true })
+  writeFileSync(join(dir, 'plan.json'), `${JSON.stringify(spec.plan)}\n`)
+  writeFileSync(join(dir, 'hooks.json'), `${substituteHook(JSON.stringify(spec.hooks, null, 2))}\n`)
+  for (const [name, body] of Object.entries(spec.handlers ?? {})) writeFileSync(join(dir, 'responses', name), body)
+  if (spec.prompt !== undefined) writeFileSync(join(dir, 'prompt.txt'), spec.prompt)
+  if (spec.configExtra) writeFileSync(join(dir, 'config.extra.toml'), `${substituteHook(spec.configExtra)}\n`)
+  if (spec.app) writeFileSync(join(dir, 'scenario.json'), `${JSON.stringify(spec.app)}\n`)
+}
+
+/**
+ * Runs run-case.sh on a case directory that is already `<outDir>/<name>` (so it runs in place).
+ * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
+ */
+export function runCase(caseDir, outDir, { env = {}, args = [], timeoutMs = 150_000 } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(runCaseScript(), [caseDir, ...args], {
+      env: cleanEnv({ OUT: outDir, CODEX_TIMEOUT: '90', ...env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => {
+      stdout += d
+    })
+    child.stderr.on('data', (d) => {
+      stderr += d
+    })
+    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+function parseMeta(text) {
+  const meta = {}
+  for (const line of text.split('\n')) {
+    const i = line.indexOf('=')
+    if (i > 0) meta[line.slice(0, i)] = line.slice(i + 1)
+  }
+  return meta
+}
+
+/**
+ * The hook calls lib/hook.sh recorded in `outDir`, in a deterministic order: by start time,
+ * except that calls of one event that are adjacent in time (the concurrently started handlers of
+ * one occurrence) are ordered by (invocation, tag), since their start order is a race.
+ * @returns {{ event: string, tag: string, invocation: number, stdin: string, meta: Record<string,string>, base: string }[]}
+ */
+export function collectHookCalls(outDir) {
+  if (!existsSync(outDir)) return []
+  const calls = []
+  for (const file of readdirSync(outDir).sort()) {
+    const m = /^(\d+)-([A-Za-z]+)-(.+)-(\d+)\.stdin$/.exec(file)
+    if (!m) continue
+    const base = join(outDir, file.slice(0, -'.stdin'.length))
+    const meta = existsSync(`${base}.meta`) ? parseMeta(readFileSync(`${base}.meta`, 'utf8')) : {}
+    calls.push({
+      ns: m[1],
+      event: m[2],
+      tag: m[3],
+      invocation: Number(meta.invocation ?? 0),
+      stdin: readFileSync(join(outDir, file), 'utf8'),
+      meta,
+      base,
+    })
+  }
+  const ordered = []
+  for (let i = 0; i < calls.length; ) {
+    let j = i + 1
+    while (j < calls.length && calls[j].event === calls[i].event) j++
+    ordered.push(...calls.slice(i, j).sort((a, b) => a.invocation - b.invocation || a.tag.localeCompare(b.tag)))
+    i = j
+  }
+  return ordered.map(({ ns, ...call }) => call)
+}
+
+/** requests.jsonl of a run: the POST /v1/responses entries (body, lane, resolved plan step). */
+export function readCodexRequests(caseDir) {
+  const file = join(caseDir, 'requests.jsonl')
+  if (!existsSync(file)) return []
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .filter((entry) => entry.method === 'POST' && /\/responses(\?|$)/.test(entry.url))
+}
+
+export function readText(file, fallback = '') {
+  return existsSync(file) ? readFileSync(file, 'utf8') : fallback
+}

@@ -1,0 +1,3 @@
+export { resolveCodexHome } from './codex-home.js'
+export { type CodexLoadOptions, loadCodexHooks } from './load-codex-hooks.js'
+export { SESSION_FLAGS_CONFIG_PATH } from './session-flags.js'

@@ -1,0 +1,71 @@
+import { JsonFileTrustStore, type TrustStore } from '@harness-kernel/hook-protocol'
+import { definePlugin, type Plugin } from '@harness-kernel/kernel'
+import { loadCodexHooks } from '../config/load-codex-hooks.js'
+import { defaultHarnessTrustPath } from '../trust/index.js'
+import { CodexSessionState } from './codex-session.js'
+import { tapLifecycleEvents } from './lifecycle-taps.js'
+import type { CodexHooksOptions } from './options.js'
+import { tapPromptEvents } from './prompt-taps.js'
+import { PLUGIN_NAME } from './run-event.js'
+import { tapStopEvents } from './stop-taps.js'
+import type { TapContext } from './tap-context.js'
+import { tapToolEvents } from './tool-taps.js'
+
+/**
+ * Runs the user's Codex hooks (hooks.json and `[hooks]` in config.toml, every layer Codex reads) on the kernel's
+ * interception points, with Codex's payloads, concurrency, output semantics and model-visible texts.
+ */
+export function codexHooks(options: CodexHooksOptions = {}): Plugin {
+  return definePlugin({
+    name: PLUGIN_NAME,
+    setup(kernel) {
+      const trustStore: TrustStore | undefined =
+        options.trustStore === false
+          ? undefined
+          : (options.trustStore ?? new JsonFileTrustStore(defaultHarnessTrustPath(process.env), 'codex'))
+      const ctx: TapContext = {
+        processRunner: kernel.resolve('processRunner'),
+        shell: options.shell ?? '/bin/bash',
+        bypassTrust: options.trust === 'all',
+        permissionMode: options.permissionMode ?? 'bypassPermissions',
+        tools: kernel.resolve('tools'),
+        fixes: options.fixes ?? {},
+        tmpDir: options.tmpDir,
+        states: new WeakMap(),
+      }
+
+      kernel.hooks.sessionStart.tapPromise(PLUGIN_NAME, async ({ session, source }) => {
+        const loaded = loadCodexHooks({
+          cwd: session.cwd,
+          ...(options.codexHome === undefined ? {} : { codexHome: options.codexHome }),
+          ...(options.sessionFlags === undefined ? {} : { sessionFlags: options.sessionFlags }),
+          ...(options.managedRequirementsPath === undefined ? {} : { managedRequirementsPath: options.managedRequirementsPath }),
+          ...(options.files === undefined ? {} : { explicitFiles: options.files }),
+          ...(trustStore === undefined ? {} : { trustStore }),
+        })
+        for (const warning of loaded.warnings) session.notice('warning', warning, PLUGIN_NAME)
+        if (ctx.bypassTrust) {
+          session.notice('warning', 'Codex hook trust is bypassed (trust: "all"): every enabled hook runs, trusted or not', PLUGIN_NAME)
+        } else {
+          const skipped = loaded.handlers.filter(
+            (handler) => handler.enabled && (handler.trustStatus === 'untrusted' || handler.trustStatus === 'modified'),
+          )
+          for (const handler of skipped) {
+            session.notice(
+              'warning',
+              `Codex hook ${handler.key} (${handler.event}: ${handler.command}) is ${handler.trustStatus} and will not run; trust it with \`harness hooks trust ${handler.key}\``,
+              PLUGIN_NAME,
+            )
+          }
+        }
+        const model = options.model ?? kernel.resolve('model').id
+        ctx.states.set(session, new CodexSessionState(loaded, model, source))
+      })
+
+      tapPromptEvents(kernel, ctx)
+      tapToolEvents(kernel, ctx)
+      tapStopEvents(kernel, ctx)
+      tapLifecycleEvents(kernel, ctx)
+    },
+  })
+}

@@ -1,0 +1,42 @@
+import { type KernelApi, STAGE_OBSERVE } from '@harness-kernel/kernel'
+import { mergeGate } from '../io/merge.js'
+import { PLUGIN_NAME } from './run-event.js'
+import { runFor, type TapContext } from './tap-context.js'
+
+/** SessionEnd, Interrupt, compaction and SubagentStart: advisory or gate events. */
+export function tapLifecycleEvents(kernel: KernelApi, ctx: TapContext): void {
+  kernel.hooks.sessionEnd.tapPromise({ name: PLUGIN_NAME, stage: STAGE_OBSERVE }, async ({ session, reason }) => {
+    const state = ctx.states.get(session)
+    if (!state) return
+    await runFor(ctx, session, { event: 'SessionEnd', subjects: [reason], fields: { reason: 'other' } })
+    state.asyncRuns.abort()
+    ctx.states.delete(session)
+  })
+
+  kernel.hooks.interrupt.tapPromise(PLUGIN_NAME, async ({ session, turn }) => {
+    await runFor(ctx, session, { event: 'Interrupt', turnId: turn?.id, fields: {} })
+  })
+
+  kernel.hooks.preCompact.tapPromise(PLUGIN_NAME, async (decision, { session, trigger, signal }) => {
+    const gate = mergeGate(await runFor(ctx, session, { event: 'PreCompact', subjects: [trigger], fields: { trigger }, signal }))
+    return gate.stopped ? { kind: 'halt', reason: gate.stopReason ?? 'a PreCompact hook skipped the compaction' } : decision
+  })
+
+  kernel.hooks.postCompact.tapPromise(PLUGIN_NAME, async ({ session, trigger, signal }) => {
+    await runFor(ctx, session, { event: 'PostCompact', subjects: [trigger], fields: { trigger }, signal })
+  })
+
+  kernel.hooks.subagentStart.tapPromise(PLUGIN_NAME, async ({ session, turn, agent, signal }) => {
+    const gate = mergeGate(
+      await runFor(ctx, session, {
+        event: 'SubagentStart',
+        turnId: turn.id,
+        subjects: [agent.type],
+        fields: { agentId: agent.id, agentType: agent.type },
+        signal,
+      }),
+    )
+    for (const text of gate.contexts)
+      session.inject({ role: 'developer', content: [{ type: 'text', text }], source: { kind: 'plugin', plugin: PLUGIN_NAME } })
+  })
+}

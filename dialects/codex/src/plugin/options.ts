@@ -1,0 +1,37 @@
+import type { TrustStore } from '@harness-kernel/hook-protocol'
+
+export interface CodexHooksOptions {
+  /** Codex's home (user hooks.json, config.toml, trust state). Default `$CODEX_HOME`, else `~/.codex`. */
+  codexHome?: string
+  /** `codex -c key=value` overrides, e.g. `hooks.PreToolUse=[…]` or `hooks.state."<key>".trusted_hash="sha256:…"`. */
+  sessionFlags?: readonly string[]
+  /** A `requirements.toml` whose `[hooks]` are managed (always trusted, cannot be disabled). */
+  managedRequirementsPath?: string
+  /** More hooks.json / config.toml files, loaded after every other source. */
+  files?: readonly string[]
+  /**
+   * `codex` (default): run what Codex would run: managed hooks and hooks whose trusted hash matches (Codex's own
+   * `[hooks.state]`, or the harness trust store). `all`: the documented bypass, like Codex's
+   * `--dangerously-bypass-hook-trust`; `enabled = false` is still honoured.
+   */
+  trust?: 'codex' | 'all'
+  /** The harness's own trust store (`harness hooks trust`). Default `$HARNESS_HOME/trust/codex.json`; `false` for none. */
+  trustStore?: TrustStore | false
+  /** `model` in payloads. Default: the model provider's id. */
+  model?: string
+  /** `permission_mode` in payloads. Default `bypassPermissions` (the kernel asks for no approvals unless a policy does). */
+  permissionMode?: 'default' | 'bypassPermissions'
+  /** Where spilled hook output goes. Default `$TMPDIR`, else the system temp dir. */
+  tmpDir?: string
+  /** The shell hooks run with. Default `/bin/bash`, as Codex. */
+  shell?: string
+  /** Opt-in fixes for Codex's known defects; off by default (codex-hooks.md §10). */
+  fixes?: CodexFixes
+}
+
+export interface CodexFixes {
+  /** Stop-hook continuations allowed per turn before the dialect stops the turn (Codex has no cap). */
+  stopContinuationCap?: number
+  /** Drop `. Command: <cmd>` from the PreToolUse block text the model sees. */
+  redactBlockedCommand?: boolean
+}

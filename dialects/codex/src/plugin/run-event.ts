@@ -1,0 +1,148 @@
+import { type HookCommandResult, runHookCommand, runHookCommands } from '@harness-kernel/hook-protocol'
+import type { ProcessRunner, Session } from '@harness-kernel/kernel'
+import { type CodexEvent, eventCamel } from '../events.js'
+import type { HandlerOutcome, MergeRun } from '../io/index.js'
+import { hookRunId, parseHandlerOutput, spillIfLarge } from '../io/index.js'
+import { type CodexPayloadFields, codexPayload } from '../io/payload.js'
+import { type CodexHandler, handlerRuns } from '../types.js'
+import type { CodexSessionState } from './codex-session.js'
+
+export const DIALECT = 'codex'
+export const PLUGIN_NAME = 'codex-hooks'
+
+export interface DialectContext {
+  processRunner: ProcessRunner
+  shell: string
+  bypassTrust: boolean
+  permissionMode: 'default' | 'bypassPermissions'
+}
+
+/** One occurrence of a Codex event. */
+export interface EventOccurrence {
+  event: CodexEvent
+  session: Session
+  state: CodexSessionState
+  turnId?: string | undefined
+  toolUseId?: string | undefined
+  /** Matcher subjects; undefined for events whose matcher Codex ignores. */
+  subjects?: readonly string[] | undefined
+  /** The event's own payload fields; the common ones are filled in here. */
+  fields: Partial<CodexPayloadFields>
+  signal?: AbortSignal | undefined
+  tmpDir?: string | undefined
+}
+
+const THREAD_SCOPED: ReadonlySet<CodexEvent> = new Set(['SessionStart', 'SubagentStart'])
+
+/**
+ * Runs every matching handler of one event occurrence as Codex does: synchronous handlers start at once and are
+ * merged in display order once all have finished; async handlers run detached and only feed later contexts.
+ * Every run is recorded as a `hook/run` event; failures and `systemMessage` become notices, never model input.
+ */
+export async function runCodexEvent(ctx: DialectContext, occurrence: EventOccurrence): Promise<MergeRun[]> {
+  const { event, session, state } = occurrence
+  const candidates = state.loaded.featureEnabled
+    ? state.loaded.handlers.filter((handler) => handler.event === event && handlerRuns(handler, ctx.bypassTrust))
+    : []
+  const handlers = state.matching(candidates, occurrence.subjects)
+  if (handlers.length === 0) return []
+  const stdin = codexPayload(event, {
+    sessionId: session.id,
+    transcriptPath: session.transcriptPath,
+    cwd: session.cwd,
+    model: state.model,
+    permissionMode: ctx.permissionMode,
+    ...(occurrence.turnId === undefined ? {} : { turnId: occurrence.turnId }),
+    ...occurrence.fields,
+  })
+  const spec = (handler: CodexHandler, signal: AbortSignal | undefined) => ({
+    command: handler.command,
+    shell: ctx.shell,
+    cwd: session.cwd,
+    stdin,
+    timeoutMs: handler.timeoutSec * 1000,
+    ...(signal === undefined ? {} : { signal }),
+  })
+  for (const handler of handlers.filter((candidate) => candidate.async)) {
+    void runHookCommand(ctx.processRunner, spec(handler, state.asyncRuns.signal)).then((result) => {
+      if (state.asyncRuns.signal.aborted) return
+      const outcome = settle(occurrence, handler, result, 'async')
+      state.asyncContexts.push(...outcome.contexts)
+    })
+  }
+  const sync = handlers.filter((handler) => !handler.async)
+  const results = await runHookCommands(
+    ctx.processRunner,
+    sync.map((handler) => spec(handler, occurrence.signal)),
+  )
+  return sync.map((handler, index) => {
+    const result = results[index]!
+    return {
+      outcome: settle(occurrence, handler, result, 'sync'),
+      completionIndex: result.completionIndex,
+      runId: runIdOf(occurrence, handler),
+    }
+  })
+}
+
+function runIdOf(occurrence: EventOccurrence, handler: CodexHandler): string {
+  return hookRunId(occurrence.event, handler.displayOrder, handler.sourcePath, occurrence.toolUseId)
+}
+
+/** Parses one run, records it in the session log and tells the user what went wrong. */
+function settle(occurrence: EventOccurrence, handler: CodexHandler, result: HookCommandResult, mode: 'sync' | 'async'): HandlerOutcome {
+  const outcome = parseHandlerOutput(occurrence.event, {
+    exitCode: result.exitCode,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    timedOut: result.timedOut,
+    timeoutSec: handler.timeoutSec,
+    spawnError:
+      result.spawnError ?? (result.exitCode === null && !result.timedOut && result.signal ? `killed by ${result.signal}` : undefined),
+  })
+  const { session } = occurrence
+  const id = runIdOf(occurrence, handler)
+  try {
+    session.recordHookRun({
+      dialect: DIALECT,
+      id,
+      event: occurrence.event,
+      eventName: eventCamel(occurrence.event),
+      key: handler.key,
+      command: handler.command,
+      source: handler.source,
+      sourcePath: handler.sourcePath,
+      displayOrder: handler.displayOrder,
+      executionMode: mode,
+      scope: THREAD_SCOPED.has(occurrence.event) ? 'thread' : 'turn',
+      status: outcome.status,
+      ...(handler.statusMessage === undefined ? {} : { statusMessage: handler.statusMessage }),
+      entries: outcome.entries,
+      exitCode: result.exitCode,
+      timedOut: result.timedOut,
+      durationMs: Math.round(result.durationMs),
+      startedAt: Math.floor(result.startedAt / 1000),
+      completedAt: Math.floor(result.completedAt / 1000),
+      ...(occurrence.turnId === undefined ? {} : { turnId: occurrence.turnId }),
+      ...(occurrence.toolUseId === undefined ? {} : { toolUseId: occurrence.toolUseId }),
+    })
+    for (const entry of outcome.entries) {
+      if (entry.kind === 'warning') session.notice('warning', `${occurrence.event} hook: ${entry.text}`, PLUGIN_NAME)
+      if (entry.kind === 'error')
+        session.notice('warning', `${occurrence.event} hook failed (${handler.command}): ${entry.text}`, PLUGIN_NAME)
+    }
+  } catch {
+    // The session ended while an async run was finishing: nothing left to record into.
+  }
+  return spillOutcome(outcome, handler, session.id, occurrence.tmpDir)
+}
+
+/** Oversized texts reach the model as Codex's preview; the recorded entries keep the full text. */
+function spillOutcome(outcome: HandlerOutcome, handler: CodexHandler, threadId: string, tmpDir: string | undefined): HandlerOutcome {
+  const spill = (text: string, limit: number | undefined) => spillIfLarge(text, { limit, threadId, tmpDir }).text
+  const spilled: HandlerOutcome = { ...outcome, contexts: outcome.contexts.map((text) => spill(text, handler.additionalContextLimit)) }
+  if (outcome.feedback !== undefined) spilled.feedback = spill(outcome.feedback, undefined)
+  if (outcome.block && (handler.event === 'Stop' || handler.event === 'SubagentStop'))
+    spilled.block = { reason: spill(outcome.block.reason, undefined) }
+  return spilled
+}

@@ -1,0 +1,29 @@
+import type { ProcessRunResult } from '@harness-kernel/kernel'
+
+/** One hook handler to run as `<shell> -c <command>`. */
+export interface HookCommandSpec {
+  /** Passed to the shell verbatim, never rewritten. */
+  command: string
+  /** The shell's path, e.g. `/bin/bash` (Codex) or `/bin/sh` (Claude Code). */
+  shell: string
+  cwd: string
+  /** Merged over the parent environment (unless `extendEnv` is false); `undefined` removes a variable. */
+  env?: Record<string, string | undefined>
+  extendEnv?: boolean
+  /** Written byte for byte, then stdin is closed. */
+  stdin: string
+  timeoutMs: number
+  signal?: AbortSignal
+  maxOutputBytes?: number
+  /** Between SIGTERM and SIGKILL. */
+  killGraceMs?: number
+}
+
+export type HookCommandResult = ProcessRunResult & {
+  /** Epoch milliseconds when the process was launched. */
+  startedAt: number
+  /** Epoch milliseconds when it finished. */
+  completedAt: number
+  /** Finish order among the commands launched together: 0 finished first. */
+  completionIndex: number
+}
