@@ -207,6 +207,24 @@ describe('PostToolUse', () => {
     expect(context).toMatchObject({ content: [{ type: 'text', text: 'ctx A' }], source: { kind: 'plugin', plugin: 'codex-hooks' } })
     const payload = JSON.parse(h.calls('PostToolUse')[0]!.stdin)
     expect(Object.keys(payload).slice(-4)).toEqual(['tool_name', 'tool_input', 'tool_response', 'tool_use_id'])
+    expect(payload.tool_response).toBe('out\n')
+    // The log keeps the kernel's order; the request puts the context between the call and its result, as Codex does.
+    expect(result.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'developer', 'assistant'])
+    expect(h.model.requests[1]!.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'developer', 'tool'])
+  })
+
+  it('toolContextOrder "kernel" leaves contexts after the results in requests too', async () => {
+    const h = setup({
+      script: [shellCall('echo out'), { text: 'done' }],
+      hooks: { PostToolUse: [{ hooks: [rec('PostToolUse')] }] },
+      responses: {
+        'PostToolUse-h.stdout': JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'ctx' } }),
+      },
+      options: { toolContextOrder: 'kernel' },
+    })
+    const session = await h.kernel.startSession()
+    await session.run('go')
+    expect(h.model.requests[1]!.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'developer'])
   })
 
   it('continue:false replaces the output with stopReason and the turn goes on', async () => {

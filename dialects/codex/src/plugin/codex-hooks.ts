@@ -9,6 +9,7 @@ import { tapPromptEvents } from './prompt-taps.js'
 import { PLUGIN_NAME } from './run-event.js'
 import { tapStopEvents } from './stop-taps.js'
 import type { TapContext } from './tap-context.js'
+import { tapToolContextOrder } from './tool-context-order.js'
 import { tapToolEvents } from './tool-taps.js'
 
 /**
@@ -66,6 +67,7 @@ export function codexHooks(options: CodexHooksOptions = {}): Plugin {
       tapToolEvents(kernel, ctx)
       tapStopEvents(kernel, ctx)
       tapLifecycleEvents(kernel, ctx)
+      if (options.toolContextOrder !== 'kernel') tapToolContextOrder(kernel)
     },
   })
 }

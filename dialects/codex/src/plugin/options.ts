@@ -25,6 +25,12 @@ export interface CodexHooksOptions {
   tmpDir?: string
   /** The shell hooks run with. Default `/bin/bash`, as Codex. */
   shell?: string
+  /**
+   * Where PreToolUse/PostToolUse contexts sit in model requests. `codex` (default): between the tool call and its
+   * result, as Codex sends them. `kernel`: after the step's results, as the log records them (for providers whose
+   * API cannot put a message between a call and its result).
+   */
+  toolContextOrder?: 'codex' | 'kernel'
   /** Opt-in fixes for Codex's known defects; off by default (codex-hooks.md §10). */
   fixes?: CodexFixes
 }
