@@ -24,10 +24,10 @@ export function codexHooks(options: CodexHooksOptions = {}): Plugin {
         options.trustStore === false
           ? undefined
           : (options.trustStore ?? new JsonFileTrustStore(defaultHarnessTrustPath(process.env), 'codex'))
+      const bypassTrust = options.trust === 'all'
       const ctx: TapContext = {
         processRunner: kernel.resolve('processRunner'),
         shell: options.shell ?? '/bin/bash',
-        bypassTrust: options.trust === 'all',
         permissionMode: options.permissionMode ?? 'bypassPermissions',
         tools: kernel.resolve('tools'),
         fixes: options.fixes ?? {},
@@ -45,7 +45,7 @@ export function codexHooks(options: CodexHooksOptions = {}): Plugin {
           ...(trustStore === undefined ? {} : { trustStore }),
         })
         for (const warning of loaded.warnings) session.notice('warning', warning, PLUGIN_NAME)
-        if (ctx.bypassTrust) {
+        if (bypassTrust) {
           session.notice('warning', 'Codex hook trust is bypassed (trust: "all"): every enabled hook runs, trusted or not', PLUGIN_NAME)
         } else {
           const skipped = loaded.handlers.filter(
@@ -60,7 +60,7 @@ export function codexHooks(options: CodexHooksOptions = {}): Plugin {
           }
         }
         const model = options.model ?? kernel.resolve('model').id
-        ctx.states.set(session, new CodexSessionState(loaded, model, source))
+        ctx.states.set(session, new CodexSessionState(loaded, bypassTrust, model, source))
       })
 
       tapPromptEvents(kernel, ctx)

@@ -4,7 +4,7 @@ import { type CodexEvent, eventCamel } from '../events.js'
 import type { HandlerOutcome, MergeRun } from '../io/index.js'
 import { hookRunId, parseHandlerOutput, spillIfLarge } from '../io/index.js'
 import { type CodexPayloadFields, codexPayload } from '../io/payload.js'
-import { type CodexHandler, handlerRuns } from '../types.js'
+import type { CodexHandler } from '../types.js'
 import type { CodexSessionState } from './codex-session.js'
 
 export const DIALECT = 'codex'
@@ -13,7 +13,6 @@ export const PLUGIN_NAME = 'codex-hooks'
 export interface DialectContext {
   processRunner: ProcessRunner
   shell: string
-  bypassTrust: boolean
   permissionMode: 'default' | 'bypassPermissions'
 }
 
@@ -41,10 +40,7 @@ const THREAD_SCOPED: ReadonlySet<CodexEvent> = new Set(['SessionStart', 'Subagen
  */
 export async function runCodexEvent(ctx: DialectContext, occurrence: EventOccurrence): Promise<MergeRun[]> {
   const { event, session, state } = occurrence
-  const candidates = state.loaded.featureEnabled
-    ? state.loaded.handlers.filter((handler) => handler.event === event && handlerRuns(handler, ctx.bypassTrust))
-    : []
-  const handlers = state.matching(candidates, occurrence.subjects)
+  const handlers = state.selector.select(event, occurrence.subjects)
   if (handlers.length === 0) return []
   const stdin = codexPayload(event, {
     sessionId: session.id,

@@ -11,7 +11,7 @@ export type HookStateField = 'trusted_hash' | 'enabled'
  * is re-parsed and must differ from the original document in that one value only, or this throws.
  */
 export function setHookStateField(text: string, key: string, field: HookStateField, value: string | boolean): string {
-  const before = parseDocument(text, 'the config is not valid TOML')
+  const expected = withField(parseDocument(text, 'the config is not valid TOML'), key, field, value)
   const literal = typeof value === 'string' ? tomlString(value) : String(value)
   const newline = text.includes('\r\n') ? '\r\n' : '\n'
   let next: string
@@ -21,7 +21,7 @@ export function setHookStateField(text: string, key: string, field: HookStateFie
     throw new Error(`cannot edit the config without reformatting it: ${(err as Error).message}`)
   }
   const after = parseDocument(next, 'the edit would make the config invalid')
-  if (!sameToml(after, withField(before, key, field, value))) {
+  if (!sameToml(after, expected)) {
     throw new Error('cannot edit the config without reformatting it: the edit would change other settings')
   }
   return next
