@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { codexHooks, loadCodexHooks, trustCodexHooks } from '@harness-kernel/codex'
+import { JsonFileTrustStore } from '@harness-kernel/hook-protocol'
 import { createKernel, type SteerOutcome } from '@harness-kernel/kernel'
 import { scriptedModel } from '@harness-kernel/scripted-model'
 import { tools } from '@harness-kernel/tools'
@@ -10,14 +12,24 @@ import { simulatedUser } from './simulated-user.js'
 import { stepPrinter } from './step-printer.js'
 
 const script = fileURLToPath(new URL('../script.yaml', import.meta.url))
+const codexHome = fileURLToPath(new URL('../codex-home', import.meta.url))
 const workspace = mkdtempSync(join(tmpdir(), 'harness-quickstart-'))
 const print = (line: string) => process.stdout.write(`${line}\n`)
+
+// The Codex hooks in codex-home/hooks.json name their scripts through this variable (hooks inherit the environment).
+process.env.QUICKSTART_HOOKS = fileURLToPath(new URL('../hooks', import.meta.url))
+// Codex runs only hooks whose hash the user trusted. Trust the example's, as `harness hooks trust --all` would,
+// in a trust store of this run's own (the real one is $HARNESS_HOME/trust/codex.json).
+const trustStore = new JsonFileTrustStore(join(workspace, '.trust', 'codex.json'), 'codex')
+const { handlers } = loadCodexHooks({ cwd: workspace, codexHome, trustStore })
+const { trusted } = trustCodexHooks({ handlers, keys: 'all', target: 'harness', trustStore, codexHome })
 
 let steerReceipt: Promise<SteerOutcome> | undefined
 const kernel = createKernel(
   [
     scriptedModel({ script }),
     tools(),
+    codexHooks({ codexHome, trustStore }),
     noDestructiveCommands(),
     simulatedUser('Also write a README.md in build/ saying what is in it.', (receipt) => {
       steerReceipt = receipt
@@ -27,8 +39,9 @@ const kernel = createKernel(
   { cwd: workspace },
 )
 
-print(`harness-kernel quickstart: a scripted model, the built-in tools, a policy plugin, steering`)
+print('harness-kernel quickstart: a scripted model, the built-in tools, a policy plugin, Codex hooks, steering')
 print(`workspace: ${workspace}`)
+print(`trusted ${trusted.length} Codex hooks from ${join(codexHome, 'hooks.json')}`)
 const session = await kernel.startSession()
 const result = await session.run('Clean up the build output and leave a greeting in build/hello.txt.')
 await session.idle()

@@ -26,7 +26,12 @@ function describe(event: SessionEvent): string | undefined {
       const lines: string[] = []
       for (const block of content) {
         if (block.type === 'text') {
-          const who = source.kind === 'steering' ? `user (steered via ${source.transport})` : role
+          const who =
+            source.kind === 'steering'
+              ? `user (steered via ${source.transport})`
+              : source.kind === 'plugin'
+                ? `${role} (from ${source.plugin})`
+                : role
           lines.push(`  ${who}: ${indent(block.text)}`)
         } else if (block.type === 'tool_call') lines.push(`  → ${block.name} ${JSON.stringify(block.input)}`)
       }
@@ -36,6 +41,8 @@ function describe(event: SessionEvent): string | undefined {
       return event.decision === 'deny' ? `  ✗ ${event.name} denied before it ran` : undefined
     case 'tool/result':
       return `  ${event.isError ? '✗' : '✓'} result: ${indent(event.output)}`
+    case 'hook/run':
+      return `  ⚙ ${event.dialect} ${event.event} hook: ${event.status}${event.entries?.length ? ` (${event.entries.map((entry) => entry.text).join('; ')})` : ''}`
     case 'steering/accepted':
       return `  ⇢ steering recorded at the ${event.boundary} boundary (${event.itemIds.length} item)`
     case 'notice':
