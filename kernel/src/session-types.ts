@@ -90,6 +90,8 @@ export interface SessionEndPayload {
 export interface CompactPayload {
   session: Session
   trigger: 'manual' | 'auto'
+  /** The turn compacting (auto, mid-turn), or the compaction's own turn (manual), when there is one. */
+  turn?: TurnInfo | undefined
   signal: AbortSignal
 }
 export interface SubagentInfo {

@@ -17,7 +17,8 @@ export class HandlerSelector {
   select(event: CodexEvent, subjects: readonly string[] | undefined): CodexHandler[] {
     if (!this.#loaded.featureEnabled) return []
     return this.#loaded.handlers.filter(
-      (handler) => handler.event === event && handlerRuns(handler, this.#bypassTrust) && (subjects === undefined || this.#matches(handler, subjects)),
+      (handler) =>
+        handler.event === event && handlerRuns(handler, this.#bypassTrust) && (subjects === undefined || this.#matches(handler, subjects)),
     )
   }
 

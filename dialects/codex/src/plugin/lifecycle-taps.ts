@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { type KernelApi, STAGE_OBSERVE } from '@harness-kernel/kernel'
 import { mergeGate } from '../io/merge.js'
 import { PLUGIN_NAME } from './run-event.js'
@@ -17,13 +18,17 @@ export function tapLifecycleEvents(kernel: KernelApi, ctx: TapContext): void {
     await runFor(ctx, session, { event: 'Interrupt', turnId: turn?.id, fields: {} })
   })
 
-  kernel.hooks.preCompact.tapPromise(PLUGIN_NAME, async (decision, { session, trigger, signal }) => {
-    const gate = mergeGate(await runFor(ctx, session, { event: 'PreCompact', subjects: [trigger], fields: { trigger }, signal }))
+  // Codex compacts inside a turn (a manual compaction is a turn of its own), so its payloads always carry one.
+  const compactionTurn = (turn: { id: string } | undefined) => turn?.id ?? randomUUID()
+
+  kernel.hooks.preCompact.tapPromise(PLUGIN_NAME, async (decision, { session, trigger, turn, signal }) => {
+    const turnId = compactionTurn(turn)
+    const gate = mergeGate(await runFor(ctx, session, { event: 'PreCompact', turnId, subjects: [trigger], fields: { trigger }, signal }))
     return gate.stopped ? { kind: 'halt', reason: gate.stopReason ?? 'a PreCompact hook skipped the compaction' } : decision
   })
 
-  kernel.hooks.postCompact.tapPromise(PLUGIN_NAME, async ({ session, trigger, signal }) => {
-    await runFor(ctx, session, { event: 'PostCompact', subjects: [trigger], fields: { trigger }, signal })
+  kernel.hooks.postCompact.tapPromise(PLUGIN_NAME, async ({ session, trigger, turn, signal }) => {
+    await runFor(ctx, session, { event: 'PostCompact', turnId: compactionTurn(turn), subjects: [trigger], fields: { trigger }, signal })
   })
 
   kernel.hooks.subagentStart.tapPromise(PLUGIN_NAME, async ({ session, turn, agent, signal }) => {
