@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadCodexHooks } from '../src/config/load-codex-hooks.js'
-import { type Handler, command, put, tempRoot } from './fixtures/config/layout.js'
+import { command, type Handler, put, tempRoot } from './fixtures/config/layout.js'
 
 function load(hooks: Record<string, unknown>) {
   const root = tempRoot()
@@ -10,12 +10,17 @@ function load(hooks: Record<string, unknown>) {
   return { path, root, ...loaded }
 }
 
-const one = (event: string, handler: Handler, matcher?: string) => ({ [event]: [{ ...(matcher === undefined ? {} : { matcher }), hooks: [handler] }] })
+const one = (event: string, handler: Handler, matcher?: string) => ({
+  [event]: [{ ...(matcher === undefined ? {} : { matcher }), hooks: [handler] }],
+})
 
 describe('handler fields', () => {
   it('ignores unknown handler keys, unknown events and `description` without a warning', () => {
     const root = tempRoot()
-    put(root, 'home/hooks.json', { description: 'd', hooks: { Bogus: [{ hooks: [command('b')] }], Stop: [{ other: 1, hooks: [command('s', { foo: 1 })] }] } })
+    put(root, 'home/hooks.json', {
+      description: 'd',
+      hooks: { Bogus: [{ hooks: [command('b')] }], Stop: [{ other: 1, hooks: [command('s', { foo: 1 })] }] },
+    })
     const loaded = loadCodexHooks({ cwd: root, codexHome: join(root, 'home') })
     expect(loaded.warnings).toEqual([])
     expect(loaded.handlers.map((h) => h.command)).toEqual(['s'])
@@ -26,7 +31,9 @@ describe('handler fields', () => {
     const path = put(root, 'home/hooks.json', { comment: 'x', hooks: one('Stop', command('s')) })
     put(root, 'home/config.toml', '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "toml"\n')
     const loaded = loadCodexHooks({ cwd: root, codexHome: join(root, 'home') })
-    expect(loaded.warnings).toEqual([`failed to parse hooks config ${path}: unknown field \`comment\`, expected \`description\` or \`hooks\` at line 1 column 10`])
+    expect(loaded.warnings).toEqual([
+      `failed to parse hooks config ${path}: unknown field \`comment\`, expected \`description\` or \`hooks\` at line 1 column 10`,
+    ])
     expect(loaded.handlers.map((h) => h.command)).toEqual(['toml'])
   })
 
@@ -45,7 +52,14 @@ describe('handler fields', () => {
   it('defaults timeout to 600 s, turns 0 into 1, and ignores timeoutSec and commandWindows', () => {
     const { handlers, warnings } = load({
       PreToolUse: [
-        { hooks: [command('a'), command('b', { timeout: 0 }), command('c', { timeoutSec: 7 }), command('d', { timeout: 30, commandWindows: 'w' })] },
+        {
+          hooks: [
+            command('a'),
+            command('b', { timeout: 0 }),
+            command('c', { timeoutSec: 7 }),
+            command('d', { timeout: 30, commandWindows: 'w' }),
+          ],
+        },
       ],
     })
     expect(warnings).toEqual([])
@@ -84,7 +98,9 @@ describe('handler fields', () => {
       Object.fromEntries([...events, ...more].map((e) => [e, [{ hooks: [command(e, { additionalContextLimit: 100 })] }]])),
     )
     const dropped = ['PermissionRequest', 'PreCompact', 'PostCompact', 'SessionEnd', 'SubagentStop', 'Stop', 'Interrupt']
-    expect(warnings).toEqual(dropped.map((e) => `ignoring additionalContextLimit for ${e} hook in ${path}: this event cannot emit additionalContext`))
+    expect(warnings).toEqual(
+      dropped.map((e) => `ignoring additionalContextLimit for ${e} hook in ${path}: this event cannot emit additionalContext`),
+    )
     expect(handlers.filter((h) => h.additionalContextLimit === 100).map((h) => h.event)).toEqual([
       'PreToolUse',
       'PostToolUse',

@@ -11,7 +11,9 @@ interface Observed {
 }
 
 /** hooks.json files given to the real Codex 0.169.0 (`hooks/list`), with what it reported. */
-const observed: Observed[] = JSON.parse(readFileSync(new URL('./fixtures/config/codex-0.169.0-hooks-json-parse.json', import.meta.url), 'utf8'))
+const observed: Observed[] = JSON.parse(
+  readFileSync(new URL('./fixtures/config/codex-0.169.0-hooks-json-parse.json', import.meta.url), 'utf8'),
+)
 
 function loadUserHooksJson(json: string | Uint8Array) {
   const root = tempRoot()

@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CODEX_EVENTS } from '../src/events.js'
 import { loadCodexHooks } from '../src/config/load-codex-hooks.js'
+import { CODEX_EVENTS } from '../src/events.js'
 import { command, gitRoot, put, tempRoot, trustProject } from './fixtures/config/layout.js'
 
 const stop = (cmd: string) => ({ hooks: { Stop: [{ hooks: [command(cmd)] }] } })
@@ -16,7 +16,9 @@ describe('discovery and layering', () => {
     put(root, 'moved/hooks.json', stop('moved-home'))
     const cwd = join(root, 'user')
     expect(summary(loadCodexHooks({ cwd, env: { HOME: join(root, 'user') } }))).toEqual(['0 user default-home'])
-    expect(summary(loadCodexHooks({ cwd, env: { HOME: join(root, 'user'), CODEX_HOME: join(root, 'moved') } }))).toEqual(['0 user moved-home'])
+    expect(summary(loadCodexHooks({ cwd, env: { HOME: join(root, 'user'), CODEX_HOME: join(root, 'moved') } }))).toEqual([
+      '0 user moved-home',
+    ])
     expect(summary(loadCodexHooks({ cwd, codexHome: join(root, 'moved'), env: {} }))).toEqual(['0 user moved-home'])
   })
 
@@ -31,11 +33,22 @@ describe('discovery and layering', () => {
 
   it('loads inline [[hooks.<Event>]] from config.toml, under the config.toml path', () => {
     const root = tempRoot()
-    const path = put(root, 'home/config.toml', `model = "m"\n\n[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "toml"\ntimeout = 5\n`)
+    const path = put(
+      root,
+      'home/config.toml',
+      `model = "m"\n\n[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "toml"\ntimeout = 5\n`,
+    )
     const loaded = loadCodexHooks({ cwd: root, codexHome: join(root, 'home') })
     expect(loaded.warnings).toEqual([])
     expect(loaded.handlers).toEqual([
-      expect.objectContaining({ key: `${path}:pre_tool_use:0:0`, sourcePath: path, matcher: 'Bash', command: 'toml', timeoutSec: 5, displayOrder: 0 }),
+      expect.objectContaining({
+        key: `${path}:pre_tool_use:0:0`,
+        sourcePath: path,
+        matcher: 'Bash',
+        command: 'toml',
+        timeoutSec: 5,
+        displayOrder: 0,
+      }),
     ])
   })
 
@@ -227,14 +240,22 @@ describe('managed requirements', () => {
   it('keys managed hooks by managed_dir when it is absolute', () => {
     const root = tempRoot()
     const managedDir = join(root, 'managed-hooks')
-    const requirements = put(root, 'etc/requirements.toml', `[hooks]\nmanaged_dir = "${managedDir}"\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "m"\n`)
+    const requirements = put(
+      root,
+      'etc/requirements.toml',
+      `[hooks]\nmanaged_dir = "${managedDir}"\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "m"\n`,
+    )
     const loaded = loadCodexHooks({ cwd: root, codexHome: join(root, 'home'), managedRequirementsPath: requirements })
     expect(loaded.handlers.map((h) => h.key)).toEqual([`${managedDir}:stop:0:0`])
   })
 
   it('drops every other source with allow_managed_hooks_only', () => {
     const root = tempRoot()
-    const requirements = put(root, 'etc/requirements.toml', `allow_managed_hooks_only = true\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "m"\n`)
+    const requirements = put(
+      root,
+      'etc/requirements.toml',
+      `allow_managed_hooks_only = true\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "m"\n`,
+    )
     put(root, 'home/hooks.json', stop('user'))
     const loaded = loadCodexHooks({
       cwd: root,

@@ -8,7 +8,9 @@ const plain = (value: unknown) => JSON.parse(JSON.stringify(value, (_, v) => (ty
 
 describe('session flags (-c key=value)', () => {
   it('parses values as TOML, else as a string with its quotes trimmed', () => {
-    expect(plain(sessionFlagsTable(['model=o4-mini', 'a.b=1', 'a.c=[1, "x"]', 'q="quoted"', 'r=\'lit\'', 's= "spaced" ', 'u="unterminated']))).toEqual({
+    expect(
+      plain(sessionFlagsTable(['model=o4-mini', 'a.b=1', 'a.c=[1, "x"]', 'q="quoted"', "r='lit'", 's= "spaced" ', 'u="unterminated'])),
+    ).toEqual({
       model: 'o4-mini',
       a: { b: 1, c: [1, 'x'] },
       q: 'quoted',
@@ -19,7 +21,12 @@ describe('session flags (-c key=value)', () => {
   })
 
   it('splits the key on dots, keeping TOML-quoted segments whole', () => {
-    expect(splitKeyPath('hooks.state."/a/hooks.json:stop:0:0".trusted_hash')).toEqual(['hooks', 'state', '/a/hooks.json:stop:0:0', 'trusted_hash'])
+    expect(splitKeyPath('hooks.state."/a/hooks.json:stop:0:0".trusted_hash')).toEqual([
+      'hooks',
+      'state',
+      '/a/hooks.json:stop:0:0',
+      'trusted_hash',
+    ])
     expect(splitKeyPath("x.'lit.eral'.y")).toEqual(['x', 'lit.eral', 'y'])
     expect(splitKeyPath('x."esc\\"aped"')).toEqual(['x', 'esc"aped'])
     expect(splitKeyPath('features.hooks')).toEqual(['features', 'hooks'])
@@ -59,7 +66,10 @@ describe('session flags (-c key=value)', () => {
     const load = (flags: string[]) => loadCodexHooks({ cwd: root, codexHome: join(root, 'home'), sessionFlags: flags }).handlers[0]
     expect(load([])).toMatchObject({ currentHash: hash, trustStatus: 'untrusted' })
     expect(load([`hooks.state."${path}:stop:0:0".trusted_hash="${hash}"`])).toMatchObject({ trustStatus: 'trusted', enabled: true })
-    expect(load([`hooks.state={"${path}:stop:0:0"={trusted_hash="${hash}", enabled=false}}`])).toMatchObject({ trustStatus: 'trusted', enabled: false })
+    expect(load([`hooks.state={"${path}:stop:0:0"={trusted_hash="${hash}", enabled=false}}`])).toMatchObject({
+      trustStatus: 'trusted',
+      enabled: false,
+    })
     expect(load([`hooks.state={" ${path}:stop:0:0 "={trusted_hash="sha256:00"}}`])).toMatchObject({ trustStatus: 'modified' })
   })
 })

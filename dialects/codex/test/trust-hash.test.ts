@@ -18,7 +18,14 @@ describe('codexHookHash', () => {
   it('reproduces both golden values of codex-hooks.md §2', () => {
     expect(codexHookHash(base)).toBe('sha256:1eb690240869866deac67833439882e384e57704e9aa589f238bd6fd9b06a0c2')
     expect(
-      codexHookHash({ ...base, event: 'Stop', matcher: undefined, command: '/home/user/bin/stop.sh', timeoutSec: 30, statusMessage: 'Checking' }),
+      codexHookHash({
+        ...base,
+        event: 'Stop',
+        matcher: undefined,
+        command: '/home/user/bin/stop.sh',
+        timeoutSec: 30,
+        statusMessage: 'Checking',
+      }),
     ).toBe('sha256:162c58faf29017c2eab27a3e88f42c7b66cba473c21f2700dff297d45c17f9c6')
   })
 

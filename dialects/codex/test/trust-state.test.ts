@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { MemoryTrustStore, type TrustStore } from '@harness-kernel/hook-protocol'
+import { JsonFileTrustStore, MemoryTrustStore, type TrustStore } from '@harness-kernel/hook-protocol'
 import { describe, expect, it } from 'vitest'
 import { loadCodexHooks } from '../src/config/load-codex-hooks.js'
 import { handlerRuns } from '../src/types.js'
@@ -37,7 +37,9 @@ describe('trust keys, state and status', () => {
 
   it('never runs a disabled handler, even with the trust bypass', () => {
     const { key, hash, load } = setup()
-    const [a, b] = load(`[hooks.state."${key(0)}"]\nenabled = false\ntrusted_hash = "${hash(0)}"\n[hooks.state."${key(1)}"]\nenabled = false\n`)
+    const [a, b] = load(
+      `[hooks.state."${key(0)}"]\nenabled = false\ntrusted_hash = "${hash(0)}"\n[hooks.state."${key(1)}"]\nenabled = false\n`,
+    )
     expect([a?.enabled, a?.trustStatus, b?.enabled, b?.trustStatus]).toEqual([false, 'trusted', false, 'untrusted'])
     expect([handlerRuns(a!, true), handlerRuns(b!, true)]).toEqual([false, false])
   })
@@ -56,7 +58,11 @@ describe('trust keys, state and status', () => {
 
   it('layers the user config, then the harness trust store, then the session flags, field by field', () => {
     const { key, hash, load } = setup()
-    const store = new MemoryTrustStore({ [key(0)]: { trustedHash: hash(0) }, [key(1)]: { enabled: false }, [key(2)]: { trustedHash: HASH_A } })
+    const store = new MemoryTrustStore({
+      [key(0)]: { trustedHash: hash(0) },
+      [key(1)]: { enabled: false },
+      [key(2)]: { trustedHash: HASH_A },
+    })
     const user = `[hooks.state."${key(0)}"]\nenabled = false\n[hooks.state."${key(1)}"]\ntrusted_hash = "${hash(1)}"\n[hooks.state."${key(2)}"]\ntrusted_hash = "${hash(2)}"\n`
     expect(load(user, { trustStore: store }).map((h) => [h.trustStatus, h.enabled])).toEqual([
       ['trusted', false],
@@ -69,6 +75,16 @@ describe('trust keys, state and status', () => {
       ['trusted', false],
       ['trusted', true],
     ])
+  })
+
+  it("warns about an unreadable harness trust store and goes on with Codex's own state", () => {
+    const { root, key, hash, load } = setup()
+    const store = new JsonFileTrustStore(put(root, 'harness/trust/codex.json', 'not json'), 'codex')
+    const handlers = load(`[hooks.state."${key(0)}"]\ntrusted_hash = "${hash(0)}"\n`, { trustStore: store })
+    expect(handlers.map((h) => h.trustStatus)).toEqual(['trusted', 'untrusted', 'untrusted'])
+    const root2 = tempRoot()
+    const loaded = loadCodexHooks({ cwd: root2, codexHome: join(root2, 'home'), trustStore: store })
+    expect(loaded.warnings).toEqual([expect.stringContaining('malformed hook trust store')])
   })
 
   it('reads no state from project config.toml', () => {
@@ -87,7 +103,12 @@ describe('trust keys, state and status', () => {
     const requirements = put(root, 'requirements.toml', '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "m"\n')
     put(root, 'home/config.toml', `[hooks.state."${requirements}:stop:0:0"]\nenabled = false\ntrusted_hash = "${HASH_A}"\n`)
     const store = new MemoryTrustStore({ [`${requirements}:stop:0:0`]: { enabled: false } })
-    const [managed] = loadCodexHooks({ cwd: root, codexHome: join(root, 'home'), managedRequirementsPath: requirements, trustStore: store }).handlers
+    const [managed] = loadCodexHooks({
+      cwd: root,
+      codexHome: join(root, 'home'),
+      managedRequirementsPath: requirements,
+      trustStore: store,
+    }).handlers
     expect([managed?.trustStatus, managed?.enabled, handlerRuns(managed!, false)]).toEqual(['managed', true, true])
   })
 })

@@ -34,7 +34,9 @@ describe('trustCodexHooks', () => {
     const { configPath, load, key } = setup()
     const store = new MemoryTrustStore()
     const handlers = load().handlers
-    expect(trustCodexHooks({ handlers, keys: [key(1)], target: 'harness', trustStore: store, codexHome: '/unused' })).toEqual({ trusted: [key(1)] })
+    expect(trustCodexHooks({ handlers, keys: [key(1)], target: 'harness', trustStore: store, codexHome: '/unused' })).toEqual({
+      trusted: [key(1)],
+    })
     expect(store.read()).toEqual({ [key(1)]: { trustedHash: handlers[1]?.currentHash } })
     expect(readFileSync(configPath, 'utf8')).toBe(USER_CONFIG)
     expect(load({ trustStore: store }).handlers.map((h) => h.trustStatus)).toEqual(['untrusted', 'trusted'])
@@ -53,7 +55,9 @@ describe('trustCodexHooks', () => {
     const handlers = load().handlers
     const result = trustCodexHooks({ handlers, keys: [key(0)], target: 'codex', codexHome })
     expect(result).toEqual({ trusted: [key(0)], configPath })
-    expect(readFileSync(configPath, 'utf8')).toBe(`${USER_CONFIG}\n[hooks.state.${JSON.stringify(key(0))}]\ntrusted_hash = "${handlers[0]?.currentHash}"\n`)
+    expect(readFileSync(configPath, 'utf8')).toBe(
+      `${USER_CONFIG}\n[hooks.state.${JSON.stringify(key(0))}]\ntrusted_hash = "${handlers[0]?.currentHash}"\n`,
+    )
     expect(load().handlers.map((h) => h.trustStatus)).toEqual(['trusted', 'untrusted'])
   })
 
@@ -88,7 +92,9 @@ describe('trustCodexHooks', () => {
     const path = put(codexHome, 'hooks.json', { hooks: { Stop: [{ hooks: [command('a')] }] } })
     const handlers = loadCodexHooks({ cwd: root, codexHome }).handlers
     trustCodexHooks({ handlers, keys: 'all', target: 'codex', codexHome })
-    expect(readFileSync(join(codexHome, 'config.toml'), 'utf8')).toBe(`[hooks.state."${path}:stop:0:0"]\ntrusted_hash = "${handlers[0]?.currentHash}"\n`)
+    expect(readFileSync(join(codexHome, 'config.toml'), 'utf8')).toBe(
+      `[hooks.state."${path}:stop:0:0"]\ntrusted_hash = "${handlers[0]?.currentHash}"\n`,
+    )
   })
 
   it('trusts project hooks in the user config.toml, never touching project or managed files', () => {
@@ -113,7 +119,9 @@ describe('trustCodexHooks', () => {
 
   it('rejects an unknown key', () => {
     const { codexHome, load } = setup()
-    expect(() => trustCodexHooks({ handlers: load().handlers, keys: ['nope'], target: 'codex', codexHome })).toThrow('no Codex hook with key nope')
+    expect(() => trustCodexHooks({ handlers: load().handlers, keys: ['nope'], target: 'codex', codexHome })).toThrow(
+      'no Codex hook with key nope',
+    )
   })
 
   it('writes atomically: mode and symlink kept, no temporary file left', () => {
@@ -128,7 +136,12 @@ describe('trustCodexHooks', () => {
     put(root, 'dotfiles/codex.toml', USER_CONFIG)
     put(linked, 'hooks.json', { hooks: { Stop: [{ hooks: [command('a')] }] } })
     symlinkSync(join(root, 'dotfiles/codex.toml'), join(linked, 'config.toml'))
-    trustCodexHooks({ handlers: loadCodexHooks({ cwd: root, codexHome: linked }).handlers, keys: 'all', target: 'codex', codexHome: linked })
+    trustCodexHooks({
+      handlers: loadCodexHooks({ cwd: root, codexHome: linked }).handlers,
+      keys: 'all',
+      target: 'codex',
+      codexHome: linked,
+    })
     expect(lstatSync(join(linked, 'config.toml')).isSymbolicLink()).toBe(true)
     expect(readFileSync(join(root, 'dotfiles/codex.toml'), 'utf8')).toContain('trusted_hash')
   })
@@ -151,11 +164,23 @@ describe('setHookStateField', () => {
     ['an empty file', '', `[hooks.state."${K}"]\ntrusted_hash = "${H}"\n`],
     ['CRLF line ends', 'a = 1\r\n', `a = 1\r\n\r\n[hooks.state."${K}"]\r\ntrusted_hash = "${H}"\r\n`],
     ['a header at the very end', `[hooks.state."${K}"]`, `[hooks.state."${K}"]\ntrusted_hash = "${H}"`],
-    ['dotted keys under [hooks.state]', `[hooks.state]\n  "${K}".enabled = false\n`, `[hooks.state]\n  "${K}".enabled = false\n  "${K}".trusted_hash = "${H}"\n`],
+    [
+      'dotted keys under [hooks.state]',
+      `[hooks.state]\n  "${K}".enabled = false\n`,
+      `[hooks.state]\n  "${K}".enabled = false\n  "${K}".trusted_hash = "${H}"\n`,
+    ],
     ['root dotted keys', `hooks.state."${K}".trusted_hash = "old" # c\n`, `hooks.state."${K}".trusted_hash = "${H}" # c\n`],
-    ['an inline table', `[hooks.state]\n"${K}" = { enabled = false }\n`, `[hooks.state]\n"${K}" = { enabled = false, trusted_hash = "${H}" }\n`],
+    [
+      'an inline table',
+      `[hooks.state]\n"${K}" = { enabled = false }\n`,
+      `[hooks.state]\n"${K}" = { enabled = false, trusted_hash = "${H}" }\n`,
+    ],
     ['an empty inline state', '[hooks]\nstate = {}\n', `[hooks]\nstate = { "${K}".trusted_hash = "${H}" }\n`],
-    ['an inline value to replace', `[hooks.state]\n"${K}" = { trusted_hash = 'x', enabled = true }\n`, `[hooks.state]\n"${K}" = { trusted_hash = "${H}", enabled = true }\n`],
+    [
+      'an inline value to replace',
+      `[hooks.state]\n"${K}" = { trusted_hash = 'x', enabled = true }\n`,
+      `[hooks.state]\n"${K}" = { trusted_hash = "${H}", enabled = true }\n`,
+    ],
     [
       'multi-line strings and arrays that look like headers',
       `s = """\n[hooks.state."${K}"]\n"""\narr = [\n  [1], # [x]\n]\n`,

@@ -1,5 +1,5 @@
 import { compileMatcher, rustDebugString } from '@harness-kernel/hook-protocol'
-import { type CodexEvent, eventLabel, isCodexEvent, MATCHERLESS_EVENTS } from '../events.js'
+import { eventLabel, isCodexEvent, MATCHERLESS_EVENTS } from '../events.js'
 import { codexHookHash } from '../trust/codex-hook-hash.js'
 import type { HookStates } from '../trust/hook-state.js'
 import { codexTrustStatus } from '../trust/trust-status.js'

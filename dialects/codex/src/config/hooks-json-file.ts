@@ -4,15 +4,13 @@ import {
   type HandlerType,
   HOOK_EVENT_KEYS,
   type HookEventKey,
-  handlerFromContent,
-  handlerFromSeq,
-  handlerType,
   isHookEventKey,
   type RawHandlerConfig,
   type RawHookEvents,
   type RawMatcherGroup,
 } from './hook-config.js'
-import type { Content } from './serde-content.js'
+import { handlerFromContent, handlerFromSeq, handlerType } from './hook-events-content.js'
+import { type Content, invalidType } from './serde-content.js'
 import { serde } from './serde-error.js'
 import { JsonReader, type SeqAccess } from './serde-json-reader.js'
 
@@ -119,6 +117,11 @@ function matcherGroup(r: JsonReader): RawMatcherGroup {
 function handler(r: JsonReader): RawHandlerConfig {
   const handler = r.any<{ type: HandlerType; entries: [string, Content][] } | { type: HandlerType; items: Content[] }>({
     expecting: HANDLER_EXPECTING,
+    visitOther(content) {
+      // A non-integer number is buffered as a one-entry map, so serde looks in it for the tag.
+      if (content.kind === 'map') throw serde.missingField('type')
+      throw invalidType(content, HANDLER_EXPECTING)
+    },
     visitSeq(seq) {
       const type = seq.next(() => r.str('variant identifier', handlerType))
       if (type === undefined) throw serde.missingField('type')

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import type { TrustStore } from '@harness-kernel/hook-protocol'
-import { type HookStates, layerConfigHookStates, layerStoredHookStates } from '../trust/hook-state.js'
+import { layerConfigHookStates, layerStoredHookStates } from '../trust/hook-state.js'
 import type { CodexHookSource, LoadedCodexHooks } from '../types.js'
 import { appendHookEvents, type HookCollection } from './append-hook-events.js'
 import { resolveCodexHome } from './codex-home.js'
-import { hookEventsEmpty, hookEventsFromContent, type RawHookEvents } from './hook-config.js'
+import { hookEventsEmpty, type RawHookEvents } from './hook-config.js'
+import { hookEventsFromContent } from './hook-events-content.js'
 import { projectLayers } from './project-layers.js'
 import { readHooksJson } from './read-hooks-json.js'
 import { readTomlFile } from './read-toml-file.js'
@@ -43,7 +44,8 @@ interface ConfigLayer {
  * Discovers and loads Codex hooks as Codex 0.169.0 does (codex-hooks.md §1–§3): managed requirements, the user's
  * `$CODEX_HOME`, trusted project `.codex/` folders from the project root down to `cwd`, the session flags, then
  * the harness's explicit files, all additive, numbered by one display counter, with trust state and Codex's
- * warnings. Handlers are listed whether or not they may run (see `handlerRuns`).
+ * warnings. Handlers are listed whether or not they may run (see `handlerRuns`). Throws only on a malformed
+ * session flag, which Codex refuses too.
  */
 export function loadCodexHooks(options: CodexLoadOptions): LoadedCodexHooks {
   const env = options.env ?? process.env
@@ -65,13 +67,16 @@ export function loadCodexHooks(options: CodexLoadOptions): LoadedCodexHooks {
 
   const effective = layers.reduce<TomlTable>((merged, layer) => mergeToml(merged, layer.config ?? {}), {})
 
-  const states: HookStates = new Map()
+  const collection: HookCollection = { handlers: [], warnings: [], displayOrder: 0, states: new Map() }
+  const { warnings, states } = collection
   layerConfigHookStates(states, userLayer.config)
-  layerStoredHookStates(states, options.trustStore?.read())
+  try {
+    layerStoredHookStates(states, options.trustStore?.read())
+  } catch (err) {
+    // An unreadable harness store trusts nothing more than Codex does; say so rather than fail the session.
+    warnings.push((err as Error).message)
+  }
   layerConfigHookStates(states, flags)
-
-  const collection: HookCollection = { handlers: [], warnings: [], displayOrder: 0, states }
-  const { warnings } = collection
 
   let managedOnly = false
   if (options.managedRequirementsPath) {

@@ -41,6 +41,8 @@ export interface Visitor<T> {
   expecting: string
   visitMap?(map: MapAccess): T
   visitSeq?(seq: SeqAccess): T
+  /** `deserialize_any` only: a scalar, or a number that is not an integer (it arrives as a map). */
+  visitOther?(content: Content): T
 }
 
 export interface MapAccess {
@@ -497,7 +499,12 @@ export class JsonReader {
     if (b === undefined) throw this.peekError(REASON.eofValue)
     if (b !== OPEN_BRACKET && b !== OPEN_BRACE) {
       const found = this.content()
-      throw this.fixPosition(new SerdeError(`invalid type: ${unexpected(found)}, expected ${visitor.expecting}`))
+      try {
+        if (visitor.visitOther) return visitor.visitOther(found)
+        throw new SerdeError(`invalid type: ${unexpected(found)}, expected ${visitor.expecting}`)
+      } catch (err) {
+        throw this.fixPosition(err)
+      }
     }
     return this.container(b, visitor)
   }
@@ -567,19 +574,24 @@ export class JsonReader {
     switch (b) {
       case 0x6e:
         this.index++
-        return this.parseIdent('ull')
+        this.parseIdent('ull')
+        return
       case 0x74:
         this.index++
-        return this.parseIdent('rue')
+        this.parseIdent('rue')
+        return
       case 0x66:
         this.index++
-        return this.parseIdent('alse')
+        this.parseIdent('alse')
+        return
       case MINUS:
         this.index++
-        return this.ignoreNumber()
+        this.ignoreNumber()
+        return
       case QUOTE:
         this.index++
-        return this.ignoreStr()
+        this.ignoreStr()
+        return
       case OPEN_BRACKET: {
         this.index++
         const first = this.parseWhitespace()
@@ -619,8 +631,8 @@ export class JsonReader {
         }
       }
       default:
-        if (isDigit(b)) return this.ignoreNumber()
-        throw this.peekError(REASON.value)
+        if (!isDigit(b)) throw this.peekError(REASON.value)
+        this.ignoreNumber()
     }
   }
 

@@ -1,6 +1,5 @@
 export { type CodexHookIdentity, codexHookHash, DEFAULT_ADDITIONAL_CONTEXT_LIMIT } from './codex-hook-hash.js'
 export { type HookStateField, setHookStateField } from './edit-hook-state-toml.js'
 export { defaultHarnessTrustPath } from './harness-trust-path.js'
-export { type HookState, type HookStates, layerConfigHookStates, layerStoredHookStates } from './hook-state.js'
 export { type TrustCodexHooksOptions, type TrustCodexHooksResult, trustCodexHooks } from './trust-codex-hooks.js'
 export { codexTrustStatus } from './trust-status.js'

@@ -1,0 +1,318 @@
+/**
+ * codex-hooks.md §11, "Process" (items 33–44) and the timeout rules of items 11–12, end to end with real hook
+ * processes: shell, stdin, cwd, env, timeouts and process-group kills, concurrency, merge order, async handlers.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { definePlugin, type Message, textOf } from '@harness-kernel/kernel'
+import { describe, expect, it } from 'vitest'
+import { codexHarnessPerTest, hookRuns, rec } from './codex-harness.js'
+
+const setup = codexHarnessPerTest()
+
+const shellCall = (command: string) => ({ tool_calls: [{ name: 'shell', input: { command } }] })
+const toolOutputs = (messages: readonly Message[]) =>
+  messages.flatMap((message) => message.content).flatMap((block) => (block.type === 'tool_result' ? [block.output] : []))
+const texts = (messages: readonly Message[]) => messages.map((message) => `${message.role}:${textOf(message)}`)
+const sh = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra })
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe('the hook process (items 33–36)', () => {
+  it('33: /bin/bash -c, $0=/bin/bash, flags hBc, no arguments, not a login shell, even with SHELL=/bin/sh', async () => {
+    const saved = process.env.SHELL
+    process.env.SHELL = '/bin/sh'
+    try {
+      const h = setup({
+        script: [{ text: 'ok' }],
+        hooks: {
+          UserPromptSubmit: [
+            {
+              hooks: [
+                sh(
+                  'printf "%s|%s|%s|%s" "$0" "$-" "$#" "$(shopt -q login_shell && echo login || echo not-login)" > "$HOOK_OUT/shell.txt"',
+                ),
+              ],
+            },
+          ],
+        },
+      })
+      const session = await h.kernel.startSession()
+      await session.run('go')
+      expect(readFileSync(join(h.out, 'shell.txt'), 'utf8')).toBe('/bin/bash|hBc|0|not-login')
+    } finally {
+      if (saved === undefined) delete process.env.SHELL
+      else process.env.SHELL = saved
+    }
+  })
+
+  it('34: stdin is the compact payload, last byte `}`, then EOF (a reader that waits for EOF finishes at once)', async () => {
+    const h = setup({
+      script: [{ text: 'ok' }],
+      hooks: { UserPromptSubmit: [{ hooks: [sh('cat > "$HOOK_OUT/stdin.bin"; echo eof > "$HOOK_OUT/eof"', { timeout: 2 })] }] },
+    })
+    const session = await h.kernel.startSession()
+    await session.run('ünïcode "prompt"\nline 2')
+    const bytes = readFileSync(join(h.out, 'stdin.bin'))
+    expect(bytes.at(-1)).toBe('}'.charCodeAt(0))
+    const text = bytes.toString('utf8')
+    expect(text).toBe(JSON.stringify(JSON.parse(text)))
+    expect(JSON.parse(text).prompt).toBe('ünïcode "prompt"\nline 2')
+    expect(existsSync(join(h.out, 'eof'))).toBe(true)
+    expect(hookRuns(session.transcriptPath)[0]).toMatchObject({ status: 'completed', timedOut: false })
+  })
+
+  it('35: the process cwd equals the payload cwd, the session’s cwd', async () => {
+    const h = setup({ script: [{ text: 'ok' }], hooks: { UserPromptSubmit: [{ hooks: [rec('UserPromptSubmit')] }] } })
+    const session = await h.kernel.startSession({ cwd: h.out })
+    await session.run('go')
+    const [call] = h.calls()
+    expect(call!.meta.cwd).toBe(h.out)
+    expect(JSON.parse(call!.stdin).cwd).toBe(h.out)
+  })
+
+  it('36: the environment is the harness’s, unchanged: nothing added (no CODEX_*, no event name), nothing removed', async () => {
+    const h = setup({ script: [{ text: 'ok' }], hooks: { UserPromptSubmit: [{ hooks: [sh('env -0 > "$HOOK_OUT/env0"')] }] } })
+    const session = await h.kernel.startSession()
+    await session.run('go')
+    const shellOwn = new Set(['PWD', 'OLDPWD', 'SHLVL', '_'])
+    const seen = new Map(
+      readFileSync(join(h.out, 'env0'), 'utf8')
+        .split('\0')
+        .filter((entry) => entry !== '')
+        .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)] as const)
+        .filter(([key]) => !shellOwn.has(key)),
+    )
+    const own = new Map(Object.entries(process.env).filter(([key]) => !shellOwn.has(key)))
+    expect([...seen.keys()].filter((key) => !own.has(key))).toEqual([])
+    expect([...own.keys()].filter((key) => !seen.has(key))).toEqual([])
+    for (const [key, value] of own) expect(seen.get(key), key).toBe(value)
+  })
+})
+
+describe('timeouts (items 11, 12, 37)', () => {
+  it('37, 11: `timeout: 0` is 1 s: the whole process group is killed, `hook timed out after 1s`, the tool runs; `timeoutSec` alone is ignored', async () => {
+    const h = setup({
+      script: [shellCall('echo ran'), { text: 'done' }],
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              // The background child would outlive a kill of the shell alone.
+              sh('(sleep 1.6; touch "$HOOK_OUT/orphan") & sleep 5; echo \'{"decision":"block","reason":"too late"}\'', { timeout: 0 }),
+              // timeoutSec is ignored: 600 s, so this one finishes after 1.3 s and allows.
+              sh('sleep 1.3; touch "$HOOK_OUT/slow-finished"', { timeoutSec: 1 }),
+            ],
+          },
+        ],
+      },
+    })
+    const session = await h.kernel.startSession()
+    const started = Date.now()
+    const result = await session.run('go')
+    expect(toolOutputs(result.messages)).toEqual(['ran'])
+    expect(existsSync(join(h.out, 'slow-finished'))).toBe(true)
+    const runs = hookRuns(session.transcriptPath)
+    expect(runs.map((run) => [run.status, run.timedOut, run.entries])).toEqual([
+      ['failed', true, [{ kind: 'error', text: 'hook timed out after 1s' }]],
+      ['completed', false, []],
+    ])
+    await sleep(Math.max(0, 2200 - (Date.now() - started)))
+    expect(existsSync(join(h.out, 'orphan'))).toBe(false)
+  })
+
+  it('12: SessionEnd defaults to 1 s; `timeout: 10` is clamped to 3 s with the warning', async () => {
+    const h = setup({
+      script: [{ text: 'ok' }],
+      hooks: {
+        SessionEnd: [{ hooks: [sh('sleep 6; touch "$HOOK_OUT/default-finished"'), sh('sleep 6; touch "$HOOK_OUT/ten"', { timeout: 10 })] }],
+        // The SessionEnd runs are read back through a UserPromptSubmit-free observer: their durations.
+      },
+      plugins: [
+        definePlugin({
+          name: 'observe-runs',
+          setup(kernel) {
+            kernel.hooks.sessionEvent.tap('observe', ({ event }) => {
+              if (event.type === 'notice') observed.push(event.text)
+            })
+          },
+        }),
+      ],
+    })
+    const observed: string[] = []
+    const session = await h.kernel.startSession()
+    await session.run('go')
+    const started = Date.now()
+    await session.end()
+    const elapsed = Date.now() - started
+    expect(elapsed).toBeGreaterThan(2500)
+    expect(elapsed).toBeLessThan(5500)
+    expect(observed).toContain(`clamping SessionEnd hook timeout to 3s in ${h.codexHome}/hooks.json`)
+    expect(observed).toContain(`SessionEnd hook failed (sleep 6; touch "$HOOK_OUT/default-finished"): hook timed out after 1s`)
+    expect(observed).toContain(`SessionEnd hook failed (sleep 6; touch "$HOOK_OUT/ten"): hook timed out after 3s`)
+  })
+})
+
+describe('concurrency and merge order (items 38–42)', () => {
+  it('38: three 1 s handlers in two groups start at once: the event takes about 1 s, not 3', async () => {
+    const h = setup({
+      script: [shellCall('true'), { text: 'done' }],
+      hooks: {
+        PreToolUse: [{ hooks: [rec('PreToolUse', 'a'), rec('PreToolUse', 'b')] }, { matcher: 'Bash', hooks: [rec('PreToolUse', 'c')] }],
+      },
+      responses: { 'PreToolUse-a.sleep': '1', 'PreToolUse-b.sleep': '1', 'PreToolUse-c.sleep': '1' },
+    })
+    const session = await h.kernel.startSession()
+    const started = Date.now()
+    await session.run('go')
+    const elapsed = Date.now() - started
+    expect(elapsed).toBeGreaterThanOrEqual(950)
+    expect(elapsed).toBeLessThan(2500)
+    expect(h.calls('PreToolUse')).toHaveLength(3)
+  })
+
+  it('39: contexts and reports follow display order whatever the finish order', async () => {
+    const h = setup({
+      script: [shellCall('echo out'), { text: 'done' }],
+      hooks: {
+        UserPromptSubmit: [{ hooks: [rec('UserPromptSubmit', 'a'), rec('UserPromptSubmit', 'b')] }, { hooks: [rec('UserPromptSubmit', 'c')] }],
+        PostToolUse: [{ hooks: [rec('PostToolUse', 'a'), rec('PostToolUse', 'b')] }],
+      },
+      responses: {
+        'UserPromptSubmit-a.sleep': '0.6',
+        'UserPromptSubmit-a.stdout': 'ctx a',
+        'UserPromptSubmit-b.sleep': '0.3',
+        'UserPromptSubmit-b.stdout': 'ctx b',
+        'UserPromptSubmit-c.stdout': 'ctx c',
+        'PostToolUse-a.sleep': '0.4',
+        'PostToolUse-a.stdout': JSON.stringify({ decision: 'block', reason: 'post reason A' }),
+        'PostToolUse-b.stderr': 'post reason B',
+        'PostToolUse-b.exit': '2',
+      },
+    })
+    const session = await h.kernel.startSession()
+    const result = await session.run('go')
+    // Finish order was c, b, a; the recorder's calls are ordered by start.
+    expect(texts(h.model.requests[0]!.messages)).toEqual(['user:go', 'developer:ctx a', 'developer:ctx b', 'developer:ctx c'])
+    expect(toolOutputs(result.messages)).toEqual(['post reason A\n\npost reason B'])
+    const runs = hookRuns(session.transcriptPath)
+    expect(runs.map((run) => `${run.event}:${run.displayOrder}`)).toEqual([
+      'UserPromptSubmit:1',
+      'UserPromptSubmit:2',
+      'UserPromptSubmit:3',
+      'PostToolUse:0',
+      'PostToolUse:4',
+    ].sort((x, y) => (x.startsWith('U') === y.startsWith('U') ? 0 : x.startsWith('U') ? -1 : 1)))
+  })
+
+  it('40: the runs of one event are reported only once all its handlers have finished', async () => {
+    const appended: { id: string; at: number }[] = []
+    const h = setup({
+      script: [{ text: 'ok' }],
+      hooks: { UserPromptSubmit: [{ hooks: [rec('UserPromptSubmit', 'fast'), rec('UserPromptSubmit', 'slow')] }] },
+      responses: { 'UserPromptSubmit-slow.sleep': '0.8' },
+      plugins: [
+        definePlugin({
+          name: 'observe-runs',
+          setup(kernel) {
+            kernel.hooks.sessionEvent.tap('observe', ({ event }) => {
+              if (event.type === 'hook/run') appended.push({ id: event.id, at: Date.now() })
+            })
+          },
+        }),
+      ],
+    })
+    const session = await h.kernel.startSession()
+    const started = Date.now()
+    await session.run('go')
+    expect(appended).toHaveLength(2)
+    // The fast handler finished within milliseconds; its report still waited for the slow one.
+    for (const { at } of appended) expect(at - started).toBeGreaterThanOrEqual(750)
+    expect(hookRuns(session.transcriptPath)[0]!.durationMs).toBeLessThan(500)
+  })
+
+  it('41: of two updatedInput rewrites, the one that finished last wins; swapping the delays swaps the winner', async () => {
+    const allow = (command: string) =>
+      JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command } } })
+    for (const [slow, winner] of [
+      ['x', 'from-x'],
+      ['y', 'from-y'],
+    ] as const) {
+      const h = setup({
+        script: [shellCall('echo original'), { text: 'done' }],
+        hooks: { PreToolUse: [{ hooks: [rec('PreToolUse', 'x'), rec('PreToolUse', 'y')] }] },
+        responses: { [`PreToolUse-${slow}.sleep`]: '0.4', 'PreToolUse-x.stdout': allow('echo from-x'), 'PreToolUse-y.stdout': allow('echo from-y') },
+      })
+      const session = await h.kernel.startSession()
+      const result = await session.run('go')
+      expect(toolOutputs(result.messages)).toEqual([winner])
+    }
+  })
+})
+
+describe('async handlers (items 43–44)', () => {
+  it('43: an async handler runs detached with the same stdin; its deny and its exit 2 are ignored; it is logged as async', async () => {
+    const h = setup({
+      script: [shellCall('echo ran'), { text: 'done' }],
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              rec('PreToolUse', 'deny', { async: true }),
+              rec('PreToolUse', 'exit2', { async: true }),
+              rec('PreToolUse', 'sync'),
+            ],
+          },
+        ],
+      },
+      responses: {
+        'PreToolUse-deny.stdout': JSON.stringify({
+          hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'async deny' },
+        }),
+        'PreToolUse-exit2.stderr': 'async exit 2',
+        'PreToolUse-exit2.exit': '2',
+      },
+    })
+    const session = await h.kernel.startSession()
+    const result = await session.run('go')
+    expect(toolOutputs(result.messages)).toEqual(['ran'])
+    await sleep(300)
+    const calls = h.calls('PreToolUse')
+    expect(calls.map((call) => call.tag).sort()).toEqual(['deny', 'exit2', 'sync'])
+    expect(new Set(calls.map((call) => call.stdin)).size).toBe(1)
+    const runs = hookRuns(session.transcriptPath)
+    expect(runs.filter((run) => run.executionMode === 'sync').map((run) => run.status)).toEqual(['completed'])
+    expect(
+      runs
+        .filter((run) => run.executionMode === 'async')
+        .map((run) => run.status)
+        .sort(),
+    ).toEqual(['blocked', 'blocked'])
+    expect(JSON.stringify(h.model.requests)).not.toContain('async deny')
+  })
+
+  it('44: async contexts become separate developer messages just before the next prompt, in completion order; never mid-turn, never waking the session', async () => {
+    const context = (text: string) => JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: text } })
+    const h = setup({
+      script: [shellCall('sleep 0.8'), { text: 'one' }, { text: 'two' }],
+      hooks: { UserPromptSubmit: [{ hooks: [rec('UserPromptSubmit', 'first', { async: true }), rec('UserPromptSubmit', 'second', { async: true })] }] },
+      responses: {
+        'UserPromptSubmit-first.1.sleep': '0.5',
+        'UserPromptSubmit-first.1.stdout': context('finished second'),
+        'UserPromptSubmit-second.1.sleep': '0.1',
+        'UserPromptSubmit-second.1.stdout': context('finished first'),
+      },
+    })
+    const session = await h.kernel.startSession()
+    await session.run('first prompt')
+    // Both were ready during the shell call: the turn's second request does not carry them.
+    expect(JSON.stringify(h.model.requests[1])).not.toContain('finished')
+    await sleep(200)
+    expect(h.model.calls).toBe(2)
+    await session.run('second prompt')
+    expect(texts(h.model.requests[2]!.messages).slice(-3)).toEqual([
+      'developer:finished first',
+      'developer:finished second',
+      'user:second prompt',
+    ])
+  })
+})
