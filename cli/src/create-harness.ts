@@ -1,7 +1,9 @@
 import { resolve } from 'node:path'
+import { type CodexHooksOptions, codexHooks } from '@harness-kernel/codex'
 import { createKernel, errorMessage, type Kernel, type Plugin } from '@harness-kernel/kernel'
 import { tools } from '@harness-kernel/tools'
 import { CliError } from './cli-error.js'
+import { defaultCodexHooksOptions } from './codex/codex-setup.js'
 import type { HarnessConfig } from './config/define-config.js'
 import { loadConfig } from './config/load-config.js'
 import { createModelPlugin, MODEL_USAGE } from './model-spec.js'
@@ -21,6 +23,12 @@ export interface CreateHarnessOptions {
   plugins?: readonly Plugin[]
   /** `false` composes without a model, e.g. to read sessions. Default `true`. */
   requireModel?: boolean
+  /**
+   * Options for the `codexHooks()` plugin of the default harness, or `false` to leave it out. A relative
+   * `codexHome` resolves against `cwd`; by default it is `$CODEX_HOME`, else `~/.codex`, and the trust store
+   * `$HARNESS_HOME/trust/codex.json`, both read from `env`.
+   */
+  codex?: CodexHooksOptions | false
 }
 
 export interface Harness {
@@ -37,9 +45,9 @@ export interface Harness {
 export const NO_MODEL_HINT = `pass ${MODEL_USAGE}, set "model" in harness.config.{mjs,js,ts,mts}, or set HARNESS_MODEL`
 
 /**
- * Composes a kernel from a config and flags. Without config plugins: `tools()` plus the model. With
- * them: those plugins, plus the model plugin when a spec is in effect (it is added last, so it wins).
- * Resolves once every plugin is set up.
+ * Composes a kernel from a config and flags. Without config plugins: the defaults, `tools()`, `codexHooks()` and
+ * the model. With them: those plugins (the defaults are theirs to spread), plus the model plugin when a spec is in
+ * effect (it is added last, so it wins). Resolves once every plugin is set up.
  */
 export async function createHarness(options: CreateHarnessOptions = {}): Promise<Harness> {
   const cwd = resolve(options.cwd ?? process.cwd())
@@ -51,7 +59,8 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
   const model = options.model ?? config.model ?? (env.HARNESS_MODEL?.trim() || undefined)
   const requireModel = options.requireModel ?? true
   const modelPlugin = requireModel && model !== undefined ? createModelPlugin(model, { cwd }) : undefined
-  const defaults = modelPlugin ? [tools(), modelPlugin] : [tools()]
+  const codexPlugin = options.codex === false ? undefined : codexHooks(defaultCodexHooksOptions(cwd, env, options.codex ?? {}))
+  const defaults = [tools(), ...(codexPlugin ? [codexPlugin] : []), ...(modelPlugin ? [modelPlugin] : [])]
   const where = configPath === undefined ? 'config' : `config ${configPath}`
 
   let plugins: Plugin[]

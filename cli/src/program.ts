@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { Command } from 'commander'
+import { addHooksCommand } from './commands/hooks.js'
 import { addRunCommand } from './commands/run.js'
 import { addSessionsCommand } from './commands/sessions.js'
 import type { CliIo } from './io.js'
@@ -9,12 +10,13 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 /** The `harness` program. Actions report their exit code through `exit`; commander errors are thrown (exitOverride). */
 export function buildProgram(io: CliIo, exit: (code: number) => void): Command {
   const program = new Command('harness')
-    .description('Run a coding-agent harness composed of kernel plugins, and inspect its sessions.')
+    .description("Run a coding-agent harness composed of kernel plugins, inspect its sessions, and manage the user's Codex hooks.")
     .version(version)
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError('(run with --help for usage)')
   addRunCommand(program, io, exit)
   addSessionsCommand(program, io, exit)
+  addHooksCommand(program, io, exit)
   return program
 }

@@ -11,7 +11,8 @@ export async function readPrompt(argument: string | undefined, io: CliIo): Promi
   return prompt.replace(/\r?\n$/, '')
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+/** Everything on `stream` until it ends, decoded as UTF-8. */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = []
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
   return Buffer.concat(chunks).toString('utf8')

@@ -20,11 +20,12 @@ describe('the package API', () => {
       cwd,
       config: defineConfig({ model: 'scripted:script.yaml', system: 'Be brief.' }),
       sessionsDir: 'logs',
-      env: {},
+      env: { HARNESS_HOME: join(cwd, 'harness-home') },
+      codex: { codexHome: 'codex-home' },
       plugins: [observer],
     })
     try {
-      expect(harness.kernel.plugins).toEqual(['tools', 'scripted-model', 'observer'])
+      expect(harness.kernel.plugins).toEqual(['tools', 'codex-hooks', 'scripted-model', 'observer'])
       expect(harness.sessionsDir).toBe(join(cwd, 'logs'))
       expect(harness.model).toBe('scripted:script.yaml')
       const session = await harness.kernel.startSession()
@@ -32,6 +33,16 @@ describe('the package API', () => {
       expect(turn).toMatchObject({ status: 'completed', lastAssistantMessage: 'composed' })
       await session.end()
       expect(seen.at(-1)).toBe('session/end')
+    } finally {
+      await harness.kernel.dispose()
+    }
+  })
+
+  it('codex: false leaves codexHooks() out of the defaults', async () => {
+    const cwd = project({ 'script.yaml': '- text: composed\n' })
+    const harness = await createHarness({ cwd, model: 'scripted:script.yaml', env: {}, codex: false })
+    try {
+      expect(harness.kernel.plugins).toEqual(['tools', 'scripted-model'])
     } finally {
       await harness.kernel.dispose()
     }

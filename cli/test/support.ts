@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { SessionEvent } from '@harness-kernel/kernel'
-import { afterEach, beforeAll } from 'vitest'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 export const BIN = join(root, 'cli/dist/bin.js')
@@ -17,6 +17,10 @@ const dirs: string[] = []
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
+
+/** Empty homes for the command unless a test passes its own, so no test reads the real ~/.codex or ~/.harness. */
+const isolatedHomes = mkdtempSync(join(tmpdir(), 'harness-cli-homes-'))
+afterAll(() => rmSync(isolatedHomes, { recursive: true, force: true }))
 
 /**
  * A fresh project directory, removed after the test: an ES module package whose node_modules is the
@@ -52,7 +56,13 @@ export interface CliOptions {
 
 /** Runs the built `harness` command (`node cli/dist/bin.js …`) and collects its output. */
 export function harness(args: readonly string[], options: CliOptions): Promise<CliResult> {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...options.env }
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NO_COLOR: '1',
+    CODEX_HOME: join(isolatedHomes, 'codex'),
+    HARNESS_HOME: join(isolatedHomes, 'harness'),
+    ...options.env,
+  }
   delete env.FORCE_COLOR
   if (!options.env?.HARNESS_MODEL) delete env.HARNESS_MODEL
   const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })

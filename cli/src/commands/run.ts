@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { type Kernel, KernelError, type Session } from '@harness-kernel/kernel'
 import type { Command } from 'commander'
 import { CliError } from '../cli-error.js'
+import { BYPASS_HOOK_TRUST_WARNING } from '../codex/codex-setup.js'
 import { createHarness, NO_MODEL_HINT } from '../create-harness.js'
 import { exitCodeForStatus } from '../exit-codes.js'
 import { type CliIo, writeJson } from '../io.js'
@@ -18,6 +19,8 @@ export interface RunOptions {
   sessionsDir?: string
   cwd?: string
   resume?: string
+  codexHome?: string
+  dangerouslyBypassHookTrust?: boolean
 }
 
 export function addRunCommand(parent: Command, io: CliIo, exit: (code: number) => void): Command {
@@ -31,6 +34,8 @@ export function addRunCommand(parent: Command, io: CliIo, exit: (code: number) =
     .option('--sessions-dir <dir>', 'where session logs go (default: .harness/sessions)')
     .option('--cwd <dir>', 'the working directory (default: the current one)')
     .option('--resume <id>', 'resume this session and run the prompt as its next turn')
+    .option('--codex-home <dir>', "where the user's Codex hooks and trust state are (default: $CODEX_HOME, else ~/.codex)")
+    .option('--dangerously-bypass-hook-trust', 'run Codex hooks without trust checks (hooks with enabled = false still do not run)')
     .action(async (prompt: string | undefined, options: RunOptions) => exit(await run(prompt, options, io)))
 }
 
@@ -43,8 +48,13 @@ export async function run(promptArgument: string | undefined, options: RunOption
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.sessionsDir === undefined ? {} : { sessionsDir: options.sessionsDir }),
     env: io.env,
+    codex: {
+      ...(options.codexHome === undefined ? {} : { codexHome: options.codexHome }),
+      ...(options.dangerouslyBypassHookTrust ? { trust: 'all' as const } : {}),
+    },
     plugins: [progressReporter({ stream: io.stderr, color: colorEnabled(io.stderr, io.env) })],
   })
+  if (options.dangerouslyBypassHookTrust) io.stderr.write(`harness: warning: ${BYPASS_HOOK_TRUST_WARNING}\n`)
   let session: Session | undefined
   const signals = watchSignals((signal) => session?.interrupt(`interrupted by ${signal}`), io.stderr)
   try {

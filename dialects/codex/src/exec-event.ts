@@ -58,7 +58,8 @@ export async function execCodexEvent(options: ExecCodexEventOptions): Promise<Ex
     .select(options.event, subject === undefined ? undefined : [subject])
     .filter((handler) => !handler.async)
   const cwd = options.cwd ?? (typeof parsed.cwd === 'string' ? parsed.cwd : process.cwd())
-  const toolUseId = typeof parsed.tool_use_id === 'string' ? parsed.tool_use_id : undefined
+  const toolEvent = options.event === 'PreToolUse' || options.event === 'PostToolUse'
+  const toolUseId = toolEvent && typeof parsed.tool_use_id === 'string' ? parsed.tool_use_id : undefined
   const results = await runHookCommands(
     options.processRunner,
     handlers.map((handler) => ({

@@ -1,0 +1,215 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import {
+  CODEX_EVENTS,
+  type CodexEvent,
+  type CodexHandler,
+  execCodexEvent,
+  isCodexEvent,
+  type LoadedCodexHooks,
+  trustCodexHooks,
+} from '@harness-kernel/codex'
+import { compileMatcher } from '@harness-kernel/hook-protocol'
+import { ExecProcessRunner, errorMessage } from '@harness-kernel/kernel'
+import type { Command } from 'commander'
+import { CliError } from '../cli-error.js'
+import { BYPASS_HOOK_TRUST_WARNING, codexSetup, loadHooks } from '../codex/codex-setup.js'
+import { EXIT } from '../exit-codes.js'
+import { type CliIo, writeJson } from '../io.js'
+import { readAll } from '../read-prompt.js'
+import { hookExecJson, renderHookExec, type SkippedHandler } from '../render/hook-exec.js'
+import { hookListJson, renderHookList } from '../render/hook-list.js'
+import { signalExitCode, watchSignals } from '../signals.js'
+import { colorEnabled, createStyle } from '../style.js'
+import { indent } from '../text.js'
+
+export interface HooksOptions {
+  codexHome?: string
+  cwd?: string
+}
+
+export interface HooksListOptions extends HooksOptions {
+  json?: boolean
+}
+
+export interface HooksTrustOptions extends HooksOptions {
+  all?: boolean
+  codex?: boolean
+}
+
+export interface HooksExecOptions extends HooksOptions {
+  payload: string
+  json?: boolean
+  dangerouslyBypassHookTrust?: boolean
+}
+
+const DIALECTS = ['codex'] as const
+
+export function addHooksCommand(parent: Command, io: CliIo, exit: (code: number) => void): Command {
+  const hooks = parent.command('hooks').description("list, trust and try out the user's Codex hooks")
+  const withCommonOptions = (command: Command) =>
+    command
+      .option('--codex-home <dir>', 'the Codex home (default: $CODEX_HOME, else ~/.codex)')
+      .option('--cwd <dir>', "the working directory, where projects' .codex/ folders are found from (default: the current one)")
+  withCommonOptions(hooks.command('list').description('list every Codex hook handler with its trust status, then the load warnings'))
+    .option('--json', "print one JSON object { dialect, hooks, warnings, featureEnabled, … } (hooks as Codex's hooks/list)")
+    .action(async (options: HooksListOptions) => exit(await listHooks(options, io)))
+  withCommonOptions(hooks.command('trust').description('trust Codex hooks at their current hash (by key, or --all)'))
+    .argument('[keys...]', 'the keys of the hooks to trust (harness hooks list shows them)')
+    .option('--all', 'trust every loaded hook')
+    .option('--codex', "write $CODEX_HOME/config.toml, so Codex trusts them too (default: the harness's own trust store)")
+    .action(async (keys: string[], options: HooksTrustOptions) => exit(await trustHooks(keys, options, io)))
+  withCommonOptions(hooks.command('exec').description("run one event's hooks on a payload and print the runs and the merged decision"))
+    .argument('<dialect>', `the hook dialect: ${DIALECTS.join(', ')}`)
+    .argument('<event>', `the event: ${CODEX_EVENTS.join(', ')}`)
+    .requiredOption('--payload <file>', 'the JSON payload every handler gets on stdin, byte for byte ("-" reads stdin)')
+    .option('--json', 'print one JSON object { dialect, event, subject, runs, skipped, merged, warnings, … }')
+    .option('--dangerously-bypass-hook-trust', 'run untrusted hooks too (hooks with enabled = false still do not run)')
+    .action(async (dialect: string, event: string, options: HooksExecOptions) => exit(await execHooks(dialect, event, options, io)))
+  return hooks
+}
+
+export async function listHooks(options: HooksListOptions, io: CliIo): Promise<number> {
+  const cwd = resolve(io.cwd, options.cwd ?? '.')
+  const setup = codexSetup(cwd, options.codexHome, io.env)
+  const loaded = loadHooks(setup, io.env)
+  if (options.json) writeJson(io.stdout, hookListJson(loaded, { codexHome: setup.codexHome, trustStorePath: setup.trustStore.path }))
+  else io.stdout.write(`${renderHookList(loaded, { codexHome: setup.codexHome, cwd }, createStyle(colorEnabled(io.stdout, io.env)))}\n`)
+  return EXIT.ok
+}
+
+export async function trustHooks(keys: readonly string[], options: HooksTrustOptions, io: CliIo): Promise<number> {
+  if (options.all && keys.length > 0) throw new CliError('pass the keys of the hooks to trust, or --all, not both')
+  if (!options.all && keys.length === 0) {
+    throw new CliError('name the hooks to trust: harness hooks trust KEY… (harness hooks list shows the keys), or pass --all')
+  }
+  const cwd = resolve(io.cwd, options.cwd ?? '.')
+  const setup = codexSetup(cwd, options.codexHome, io.env)
+  const loaded = loadHooks(setup, io.env)
+  const byKey = new Map(loaded.handlers.map((handler) => [handler.key, handler]))
+  const unknown = keys.filter((key) => !byKey.has(key.trim()))
+  if (unknown.length > 0) {
+    const list = unknown.map((key) => JSON.stringify(key)).join(', ')
+    throw new CliError(`no Codex hook with ${unknown.length === 1 ? 'key' : 'keys'} ${list} (harness hooks list shows the keys)`)
+  }
+  const selected = options.all ? loaded.handlers : [...new Set(keys.map((key) => byKey.get(key.trim())!))]
+  const managed = selected.filter((handler) => handler.trustStatus === 'managed')
+  const toTrust = selected.filter((handler) => handler.trustStatus !== 'managed')
+
+  const result = trustCodexHooks({
+    handlers: loaded.handlers,
+    keys: options.all ? 'all' : toTrust.map((handler) => handler.key),
+    target: options.codex ? 'codex' : 'harness',
+    trustStore: setup.trustStore,
+    codexHome: setup.codexHome,
+  })
+  const where = options.codex
+    ? `Codex's config ${result.configPath ?? `${setup.codexHome}/config.toml`} (Codex trusts them too)`
+    : `the harness trust store ${setup.trustStore.path}`
+
+  const lines: string[] = []
+  if (toTrust.length === 0) lines.push(managed.length === 0 ? 'no Codex hooks to trust' : 'nothing to write')
+  else lines.push(`trusted ${toTrust.length === 1 ? '1 Codex hook' : `${toTrust.length} Codex hooks`} in ${where}:`)
+  for (const handler of toTrust) {
+    lines.push(
+      indent(`${handler.key} (${handler.event}, was ${handler.trustStatus})`),
+      indent(`command  ${indent(handler.command, '           ').trimStart()}`, '    '),
+      indent(`hash     ${handler.currentHash}`, '    '),
+    )
+  }
+  for (const handler of managed) lines.push(`${handler.key}: managed, needs no trust`)
+  io.stdout.write(`${lines.join('\n')}\n`)
+
+  // A hash in the harness store is read after Codex's config.toml, so a stale one there still wins for the harness.
+  const after = new Map(loadHooks(setup, io.env).handlers.map((handler) => [handler.key, handler]))
+  for (const handler of toTrust) {
+    const status = after.get(handler.key)?.trustStatus
+    if (status === 'trusted') continue
+    io.stderr.write(
+      `harness: warning: ${handler.key} is still ${status ?? 'missing'} for the harness: its trust store ${setup.trustStore.path} holds another hash; run harness hooks trust without --codex to update it\n`,
+    )
+  }
+  return EXIT.ok
+}
+
+export async function execHooks(dialect: string, eventName: string, options: HooksExecOptions, io: CliIo): Promise<number> {
+  if (!(DIALECTS as readonly string[]).includes(dialect)) {
+    throw new CliError(`unknown hook dialect "${dialect}"; available: ${DIALECTS.join(', ')}`)
+  }
+  if (!isCodexEvent(eventName)) throw new CliError(`unknown Codex event "${eventName}"; valid events: ${CODEX_EVENTS.join(', ')}`)
+  const event: CodexEvent = eventName
+  const cwd = resolve(io.cwd, options.cwd ?? '.')
+  const { text: payload, parsed } = await readPayload(options.payload, cwd, io)
+  const setup = codexSetup(cwd, options.codexHome, io.env)
+  const loaded = loadHooks(setup, io.env)
+  const bypassTrust = options.dangerouslyBypassHookTrust === true
+  if (bypassTrust) io.stderr.write(`harness: warning: ${BYPASS_HOOK_TRUST_WARNING}\n`)
+  if (!options.json) for (const warning of loaded.warnings) io.stderr.write(`harness: warning: ${indent(warning).trimStart()}\n`)
+
+  const controller = new AbortController()
+  const signals = watchSignals(() => controller.abort(), io.stderr)
+  let result: Awaited<ReturnType<typeof execCodexEvent>>
+  try {
+    result = await execCodexEvent({
+      loaded,
+      event,
+      payload,
+      processRunner: new ExecProcessRunner(),
+      // Codex runs hooks in the turn's cwd, which the payload carries.
+      cwd: typeof parsed.cwd === 'string' ? resolve(cwd, parsed.cwd) : cwd,
+      bypassTrust,
+      signal: controller.signal,
+    })
+  } finally {
+    signals.stop()
+  }
+  if (signals.received) return signalExitCode(signals.received)
+
+  const skipped = skippedHandlers(loaded, event, result.subject, bypassTrust, new Set(result.runs.map((run) => run.handler)))
+  if (options.json) writeJson(io.stdout, hookExecJson(event, result, skipped, { bypassTrust, warnings: loaded.warnings }))
+  else io.stdout.write(`${renderHookExec(event, result, skipped, parsed, createStyle(colorEnabled(io.stdout, io.env)))}\n`)
+  return EXIT.ok
+}
+
+/** The payload's exact text (a file, or stdin for `-`) and its parse; it must be a JSON object. */
+async function readPayload(file: string, cwd: string, io: CliIo): Promise<{ text: string; parsed: Record<string, unknown> }> {
+  const name = file === '-' ? 'the payload on stdin' : `the payload ${resolve(cwd, file)}`
+  let text: string
+  try {
+    text = file === '-' ? await readAll(io.stdin) : readFileSync(resolve(cwd, file), 'utf8')
+  } catch (error) {
+    throw new CliError(`cannot read ${name}: ${errorMessage(error)}`, { cause: error })
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    throw new CliError(`${name} is not JSON: ${errorMessage(error)}`, { cause: error })
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new CliError(`${name} must be a JSON object`)
+  return { text, parsed: parsed as Record<string, unknown> }
+}
+
+/** The event's handlers that match the payload's subject but did not run, and why. */
+function skippedHandlers(
+  loaded: LoadedCodexHooks,
+  event: CodexEvent,
+  subject: string | undefined,
+  bypassTrust: boolean,
+  ran: ReadonlySet<CodexHandler>,
+): SkippedHandler[] {
+  const skipped: SkippedHandler[] = []
+  for (const handler of loaded.handlers) {
+    if (handler.event !== event || ran.has(handler)) continue
+    if (subject !== undefined) {
+      const matcher = compileMatcher(handler.matcher, 'codex')
+      if (!matcher.ok || !matcher.test(subject)) continue
+    }
+    const untrusted = !bypassTrust && (handler.trustStatus === 'untrusted' || handler.trustStatus === 'modified')
+    if (!loaded.featureEnabled) skipped.push({ handler, reason: 'featureDisabled' })
+    else if (!handler.enabled) skipped.push({ handler, reason: 'disabled' })
+    else if (untrusted) skipped.push({ handler, reason: handler.trustStatus === 'modified' ? 'modified' : 'untrusted' })
+    else if (handler.async) skipped.push({ handler, reason: 'async' })
+  }
+  return skipped
+}
