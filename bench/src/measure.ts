@@ -71,3 +71,51 @@ export function gc(): void {
 
 export const fmt = (value: number, digits = 0): string =>
   value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+
+/** One call, timed on its own (a hook occurrence, a spawn). */
+export type Call = () => Promise<unknown> | unknown
+
+export interface CallStats {
+  /** Wall time per call, ms. */
+  wallMs: Stats
+  /** This process's CPU time per call (user + system, all its threads: main, libuv pool, GC helpers), ms. */
+  cpuMs: Stats
+}
+
+export interface PerCallOptions {
+  /** Unrecorded rounds first. */
+  warmup: number
+  /** Recorded rounds: calls per variant. */
+  samples: number
+  /**
+   * A full GC before each `call` (default; a collection never lands inside a timed call), or once before each `round`
+   * (a full GC costs ~25 ms here: too much next to calls of a few ms; young-generation GCs then hit every variant alike).
+   */
+  gc?: 'call' | 'round'
+}
+
+/**
+ * Times single calls: every round calls each variant once, in a rotating order, and `warmup` rounds are not
+ * recorded. For work of milliseconds, where the distribution of single calls matters (median and p99).
+ */
+export async function perCall(variants: Record<string, Call>, options: PerCallOptions): Promise<Record<string, CallStats>> {
+  const names = Object.keys(variants)
+  const wall: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]))
+  const cpu: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]))
+  for (let round = 0; round < options.warmup + options.samples; round++) {
+    if (options.gc === 'round') gc()
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(i + round) % names.length]!
+      if (options.gc !== 'round') gc()
+      const cpuStart = process.cpuUsage()
+      const start = now()
+      await variants[name]!()
+      const ns = since(start)
+      const used = process.cpuUsage(cpuStart)
+      if (round < options.warmup) continue
+      wall[name]!.push(ns / 1e6)
+      cpu[name]!.push((used.user + used.system) / 1e3)
+    }
+  }
+  return Object.fromEntries(names.map((name) => [name, { wallMs: summarize(wall[name]!), cpuMs: summarize(cpu[name]!) }]))
+}

@@ -13,5 +13,6 @@ export function markdown(section: Section): string {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`
   const rule = section.head.map((_, index) => (index < (section.textColumns ?? 1) ? '---' : '---:'))
   const notes = (section.notes ?? []).map((note) => `\n${note}`)
+  if (section.head.length === 0) return [`### ${section.title}`, ...notes].join('\n')
   return [`### ${section.title}`, '', line(section.head), line(rule), ...section.rows.map(line), ...notes].join('\n')
 }

@@ -1,6 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
+import { codexConcurrencyBench } from './codex-concurrency.bench.js'
+import { codexHookOverheadBench } from './codex-hook-overhead.bench.js'
+import { codexRealBench } from './codex-vs-real.bench.js'
 import { dispatchBench } from './dispatch.bench.js'
 import { dispatchBreakdownBench } from './dispatch-breakdown.bench.js'
 import { loopBench } from './loop.bench.js'
@@ -8,17 +11,20 @@ import { fmt } from './measure.js'
 import { markdown, type Section } from './report.js'
 import { sessionLogBench } from './session-log.bench.js'
 
-/** `node bench/dist/run.js [name…]`: the default set when none is named; `dispatch-breakdown` is opt-in. */
+/** `node bench/dist/run.js [name…]`: the default set when none is named; `dispatch-breakdown` and `codex-real` are opt-in. */
 const BENCHES: Record<string, () => Promise<Section>> = {
   dispatch: () => dispatchBench({ ops: 200_000, warmup: 2, samples: 7 }),
   loop: () => loopBench({ steps: 1000, runs: 3, every: 50 }),
   'session-log': () => sessionLogBench({ events: 20_000, syncedEvents: 500, samples: 5 }),
   'dispatch-breakdown': () => dispatchBreakdownBench({ ops: 100_000, warmup: 2, samples: 7 }),
+  'codex-overhead': () => codexHookOverheadBench({ calls: 200, warmup: 20 }),
+  'codex-concurrency': () => codexConcurrencyBench({ handlers: 8, runs: 10, warmup: 2 }),
+  'codex-real': () => codexRealBench({ calls: 40, reps: 8, kernelReps: 10 }),
 }
 /** Run order: the loop first, so that its RSS samples are not inflated by the garbage of the dispatch runs. */
-const DEFAULT = ['loop', 'session-log', 'dispatch']
+const DEFAULT = ['loop', 'session-log', 'dispatch', 'codex-overhead', 'codex-concurrency']
 /** Print order. */
-const ORDER = ['dispatch', 'dispatch-breakdown', 'loop', 'session-log']
+const ORDER = ['dispatch', 'dispatch-breakdown', 'loop', 'session-log', 'codex-overhead', 'codex-concurrency', 'codex-real']
 
 const chosen = process.argv.slice(2)
 for (const name of chosen) if (!(name in BENCHES)) throw new Error(`unknown benchmark "${name}"; known: ${Object.keys(BENCHES).join(', ')}`)

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { setMaxListeners } from 'node:events'
 import { TurnInterruptedError } from './abort.js'
 import type { HookTapError } from './errors.js'
 import { KernelError } from './errors.js'
@@ -56,6 +57,7 @@ export class KernelSession implements Session, SessionRuntime {
   #scheduled = 0
   #active: AbortController | undefined
   #ended = false
+  #closing = false
   #autoTurns = true
   #idleWaiters: (() => void)[] = []
 
@@ -144,9 +146,10 @@ export class KernelSession implements Session, SessionRuntime {
   }
 
   async end(reason = 'other'): Promise<void> {
-    if (this.#ended) return
+    if (this.#ended || this.#closing) return
     await this.idle()
-    this.#ended = true
+    // Closing: no new input from here on, but session-end taps may still record (a dialect's hook runs).
+    this.#closing = true
     const cancelled = this.queue.cancelAll(`session ended (${reason})`)
     if (cancelled.length > 0) {
       this.append({ type: 'steering/dropped', transport: this.queue.transport, itemIds: cancelled, reason: `session ended (${reason})` })
@@ -157,6 +160,7 @@ export class KernelSession implements Session, SessionRuntime {
       this.reportTapError(error as HookTapError)
     }
     this.append({ type: 'session/end', reason })
+    this.#ended = true
     this.#log.close()
     await this.#parts.onEnd(this)
   }
@@ -174,7 +178,7 @@ export class KernelSession implements Session, SessionRuntime {
   }
 
   record(body: SessionEventBody): SessionEvent {
-    this.#assertOpen('record')
+    if (this.#ended) throw new KernelError(`session ${this.id} has ended; cannot record`)
     return this.append(body)
   }
 
@@ -208,6 +212,8 @@ export class KernelSession implements Session, SessionRuntime {
 
   async #runOne(input: Message[]): Promise<TurnResult> {
     const controller = new AbortController()
+    // Every running tool and hook process listens to the turn's signal; many at once is normal.
+    setMaxListeners(0, controller.signal)
     this.#active = controller
     try {
       const turn = { id: randomUUID(), number: this.transcript.turns + 1 }
@@ -224,11 +230,11 @@ export class KernelSession implements Session, SessionRuntime {
 
   /** Input queued while idle (or left when a turn ends) starts the next turn: it never vanishes. */
   #startQueuedTurn(): void {
-    if (this.#ended || !this.#autoTurns || this.#scheduled > 0 || !this.queue.hasClaimable(true)) return
+    if (this.#ended || this.#closing || !this.#autoTurns || this.#scheduled > 0 || !this.queue.hasClaimable(true)) return
     this.#enqueueTurn([]).catch(() => {})
   }
 
   #assertOpen(what: string): void {
-    if (this.#ended) throw new KernelError(`session ${this.id} has ended; cannot ${what}`)
+    if (this.#ended || this.#closing) throw new KernelError(`session ${this.id} has ended; cannot ${what}`)
   }
 }

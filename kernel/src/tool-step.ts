@@ -75,6 +75,8 @@ async function runToolCall(runtime: SessionRuntime, step: StepPayload, block: To
     logCall(call.input, 'deny')
     return { result: { output: verdict.reason, isError: true }, context, halt: undefined }
   }
+  // Interrupted while policy decided: the tool never starts, and no post-execute runs for it.
+  if (step.signal.aborted) return { result: INTERRUPTED, context, halt: undefined }
   const input = pre.kind === 'allow' && pre.input !== undefined ? pre.input : call.input
   logCall(input, pre.kind === 'allow' && pre.input !== undefined ? 'allow-rewritten' : 'allow')
   const result = await execute(runtime, step, { ...call, input })

@@ -98,10 +98,7 @@ describe('discovery and layering at runtime (items 1–6)', () => {
     const session = await h.kernel.startSession()
     await session.run('go')
     expect(texts(h.model.requests[0]!.messages)).toEqual(['user:go', 'developer:json context', 'developer:toml context'])
-    expect(hookRuns(session.transcriptPath).map((run) => run.id)).toEqual([
-      `user-prompt-submit:0:${json}`,
-      `user-prompt-submit:1:${toml}`,
-    ])
+    expect(hookRuns(session.transcriptPath).map((run) => run.id)).toEqual([`user-prompt-submit:0:${json}`, `user-prompt-submit:1:${toml}`])
     expect(warnings(session.transcriptPath)).toContain(
       `loading hooks from both ${json} and ${toml}; prefer a single representation for this layer`,
     )
@@ -126,7 +123,13 @@ describe('discovery and layering at runtime (items 1–6)', () => {
     const { h, root, sub, cwd } = projectSetup('trusted')
     const session = await h.kernel.startSession({ cwd })
     await session.run('go')
-    expect(texts(h.model.requests[0]!.messages)).toEqual(['user:go', 'developer:ctx user', 'developer:ctx root', 'developer:ctx sub', 'developer:ctx flag'])
+    expect(texts(h.model.requests[0]!.messages)).toEqual([
+      'user:go',
+      'developer:ctx user',
+      'developer:ctx root',
+      'developer:ctx sub',
+      'developer:ctx flag',
+    ])
     expect(hookRuns(session.transcriptPath).map((run) => [run.displayOrder, run.source, run.sourcePath])).toEqual([
       [0, 'user', join(h.codexHome, 'hooks.json')],
       [1, 'project', root],
@@ -284,7 +287,9 @@ describe('trust at runtime (items 7, 17–22)', () => {
     })
     const path = join(h.codexHome, 'hooks.json')
     const key = (index: number) => `${path}:user_prompt_submit:0:${index}`
-    const hashes = new Map(loadCodexHooks({ cwd: h.cwd, codexHome: h.codexHome }).handlers.map((handler) => [handler.key, handler.currentHash]))
+    const hashes = new Map(
+      loadCodexHooks({ cwd: h.cwd, codexHome: h.codexHome }).handlers.map((handler) => [handler.key, handler.currentHash]),
+    )
     return { h, path, key, hash: (index: number) => hashes.get(key(index))! }
   }
 
@@ -345,7 +350,10 @@ describe('trust at runtime (items 7, 17–22)', () => {
   it('21: state comes from the user config.toml and -c flags, field by field; a project config.toml cannot set it', async () => {
     const { h, key, hash } = trustSetup({ trustStore: false })
     write(join(h.cwd, '.git/HEAD'), 'ref: refs/heads/main\n')
-    const projectHooks = write(join(h.cwd, '.codex/hooks.json'), hooksJson({ UserPromptSubmit: [{ hooks: [rec('UserPromptSubmit', 'p')] }] }))
+    const projectHooks = write(
+      join(h.cwd, '.codex/hooks.json'),
+      hooksJson({ UserPromptSubmit: [{ hooks: [rec('UserPromptSubmit', 'p')] }] }),
+    )
     const projectKey = `${projectHooks}:user_prompt_submit:0:0`
     const projectHash = loadCodexHooks({
       cwd: h.cwd,
@@ -389,7 +397,7 @@ describe('trust at runtime (items 7, 17–22)', () => {
     try {
       const session = await kernelWithFlags.startSession()
       await session.run('go')
-      expect(tags(h)).toEqual(['a', 'c'])
+      expect(tags(h).sort()).toEqual(['a', 'c'])
     } finally {
       await kernelWithFlags.dispose()
     }
@@ -399,7 +407,13 @@ describe('trust at runtime (items 7, 17–22)', () => {
     const storePath = join(mkdtempSync(join(tmpdir(), 'hk-codex-store-')), 'harness-home/trust/codex.json')
     const { h, key } = trustSetup({ trustStore: new JsonFileTrustStore(storePath, 'codex') })
     const handlers = loadCodexHooks({ cwd: h.cwd, codexHome: h.codexHome }).handlers
-    trustCodexHooks({ handlers, keys: [key(0)], target: 'harness', trustStore: new JsonFileTrustStore(storePath, 'codex'), codexHome: h.codexHome })
+    trustCodexHooks({
+      handlers,
+      keys: [key(0)],
+      target: 'harness',
+      trustStore: new JsonFileTrustStore(storePath, 'codex'),
+      codexHome: h.codexHome,
+    })
     const userConfig = '# mine\nmodel = "gpt-5.1-codex"  # keep\n'
     const configPath = write(join(h.codexHome, 'config.toml'), userConfig)
     const first = await h.kernel.startSession()

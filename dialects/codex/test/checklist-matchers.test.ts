@@ -103,7 +103,12 @@ describe('matcher subjects per event (items 29–32)', () => {
     })
     const session = await h.kernel.startSession()
     await session.run('first')
-    expect(h.calls().map((call) => call.tag).sort()).toEqual(['both', 'startup'])
+    expect(
+      h
+        .calls()
+        .map((call) => call.tag)
+        .sort(),
+    ).toEqual(['both', 'startup'])
     await session.end()
     const resumed = await h.kernel.resumeSession(session.id)
     expect(h.calls()).toHaveLength(2)

@@ -252,7 +252,7 @@ describe('PermissionRequest', () => {
       [{ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } }, 'ran'],
       [
         { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'nope' } } },
-        'exec_command failed: CreateProcess { message: "Rejected(\\"nope\\")" }',
+        'shell failed: CreateProcess { message: "Rejected(\\"nope\\")" }',
       ],
     ] as const) {
       const h = setup({

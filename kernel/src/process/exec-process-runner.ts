@@ -1,5 +1,4 @@
-import type { Readable } from 'node:stream'
-import { execa } from 'execa'
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import type { ProcessRunner, ProcessRunOptions, ProcessRunResult } from '../process-runner.js'
 import { CappedCapture } from './capped-capture.js'
 import { childEnv, commandLine } from './command-line.js'
@@ -26,7 +25,7 @@ const REAP_TIMEOUT_MS = 500
 const MAX_TIMER_MS = 2 ** 31 - 1
 
 /**
- * The default `processRunner`: execa 9, one process group per child, the whole group killed on
+ * The default `processRunner`: `child_process.spawn`, one process group per child, the whole group killed on
  * timeout, abort, and once the main process has exited (so no background child outlives the run).
  */
 export class ExecProcessRunner implements ProcessRunner {
@@ -70,27 +69,28 @@ async function runProcess(options: ProcessRunOptions, settings: RunnerSettings):
   if (options.signal?.aborted) return finish({ aborted: true })
 
   const { file, args } = commandLine(options)
-  let child: ReturnType<typeof spawn>
+  let child: ChildProcessWithoutNullStreams
   try {
-    child = spawn(file, args, options)
+    child = startChild(file, args, options)
   } catch (error) {
     return finish({ spawnError: await describeSpawnError(error, file, options.cwd) })
   }
-  // The run settles on its own terms (execa's promise waits for pipes a grandchild may hold forever); only keep it from rejecting unhandled.
-  const outcome = child.then(
-    (value) => value,
-    (error: unknown) => error,
-  )
   const pid = child.pid
-  if (pid === undefined) return finish({ spawnError: await describeSpawnError(await outcome, file, options.cwd) })
+  if (pid === undefined) {
+    // Node reports a failed spawn (ENOENT, a bad cwd) as an 'error' event, with no pid.
+    const error = await new Promise((resolve) => child.once('error', resolve))
+    return finish({ spawnError: await describeSpawnError(error, file, options.cwd) })
+  }
 
   const noop = () => {}
   child.on('error', noop)
-  child.stdin?.on('error', noop)
-  const streams = [child.stdout, child.stderr].filter((stream): stream is Readable => stream !== null)
+  // A child that exits without reading its stdin makes the write fail with EPIPE; that is not the run's failure.
+  child.stdin.on('error', noop)
+  child.stdin.end(options.stdin ?? '')
+  const streams = [child.stdout, child.stderr]
   for (const stream of streams) stream.on('error', noop)
-  child.stdout?.on('data', (chunk: Uint8Array) => stdout.push(chunk))
-  child.stderr?.on('data', (chunk: Uint8Array) => stderr.push(chunk))
+  child.stdout.on('data', (chunk: Uint8Array) => stdout.push(chunk))
+  child.stderr.on('data', (chunk: Uint8Array) => stderr.push(chunk))
   const streamsClosed = Promise.all(streams.map((stream) => new Promise((resolve) => stream.once('close', resolve))))
 
   let exitCode: number | null = null
@@ -137,19 +137,13 @@ async function runProcess(options: ProcessRunOptions, settings: RunnerSettings):
   return finish({ exitCode, signal, pid })
 }
 
-function spawn(file: string, args: string[], options: ProcessRunOptions) {
-  return execa(file, args, {
+function startChild(file: string, args: string[], options: ProcessRunOptions): ChildProcessWithoutNullStreams {
+  return spawn(file, args, {
     cwd: options.cwd,
     env: childEnv(options),
-    extendEnv: false,
     // Own process group (setsid), so the whole tree can be signalled through -pid.
     detached: true,
-    cleanup: false,
-    input: options.stdin ?? '',
-    buffer: false,
-    encoding: 'buffer',
-    reject: false,
-    stripFinalNewline: false,
+    stdio: ['pipe', 'pipe', 'pipe'],
   })
 }
 

@@ -29,8 +29,8 @@ function errorCode(error: unknown): string | undefined {
 
 function errorMessage(error: unknown): string {
   if (typeof error !== 'object' || error === null) return String(error)
-  // execa's result carries Node's own message as `originalMessage`; its `message` adds the command line.
-  const { originalMessage, message } = error as { originalMessage?: unknown; message?: unknown }
-  const text = typeof originalMessage === 'string' && originalMessage.length > 0 ? originalMessage : String(message)
-  return text.split('\n').filter(Boolean).join('; ')
+  return String((error as { message?: unknown }).message)
+    .split('\n')
+    .filter(Boolean)
+    .join('; ')
 }

@@ -47,7 +47,8 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
         signal,
       }),
     )
-    if (merged.verdict?.behavior === 'deny') return { kind: 'deny', reason: permissionDeniedText(merged.verdict.message) }
+    // Codex names its own tool (exec_command); a kernel tool uses its own model-facing name.
+    if (merged.verdict?.behavior === 'deny') return { kind: 'deny', reason: permissionDeniedText(merged.verdict.message, call.name) }
     if (merged.verdict?.behavior === 'allow') return { kind: 'allow' }
     return decision
   })
