@@ -6,6 +6,8 @@ import type { SessionEvent } from './session-events.js'
 export class Transcript {
   readonly messages: Message[] = []
   readonly recordedSteeringIds = new Set<string>()
+  /** Steering items a policy consumed without recording; a redelivery of one is not fed again. */
+  readonly droppedSteeringIds = new Set<string>()
   /** Tool calls recorded in an assistant message whose result is not yet recorded. */
   readonly openCalls = new Map<string, { turnId: string | undefined }>()
   turns = 0
@@ -27,6 +29,7 @@ export class Transcript {
         break
       case 'steering/accepted':
         for (const id of event.itemIds) this.recordedSteeringIds.add(id)
+        for (const id of event.droppedIds) this.droppedSteeringIds.add(id)
         break
       case 'turn/start':
         this.turns++

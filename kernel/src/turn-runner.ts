@@ -216,12 +216,14 @@ function settleEmptyStep(rt: SessionRuntime, turn: TurnInfo, claims: HeldClaim[]
   return { status: 'completed' }
 }
 
-/** Claimed items not yet recorded (a redelivered item is recognised by id and not recorded twice). */
+/** Claimed items not yet consumed (a redelivered item, recorded or dropped before, is recognised by id). */
 function claimedMessages(rt: SessionRuntime, claims: HeldClaim[]): Message[] {
+  const { recordedSteeringIds, droppedSteeringIds } = rt.transcript
   const messages: Message[] = []
   for (const held of claims) {
     for (const message of held.messages) {
-      if (!rt.transcript.recordedSteeringIds.has(message.meta?.steeringItemId as string)) messages.push(message)
+      const id = message.meta?.steeringItemId as string
+      if (!recordedSteeringIds.has(id) && !droppedSteeringIds.has(id)) messages.push(message)
     }
   }
   return messages

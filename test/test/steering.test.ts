@@ -244,6 +244,69 @@ describe('host steering at boundaries', () => {
     ).toBe(true)
   })
 
+  it('when a later source fails at a boundary, claims already taken there go back to their hosts', async () => {
+    let failures = 0
+    const failing = plugin('host', (kernel) =>
+      kernel.provide('steering', () => ({
+        capability: 'boundary',
+        transport: 'host',
+        wait: async () => {},
+        claim: async (boundary: Boundary) => {
+          if (boundary.step === 2 && failures++ === 0) throw new Error('host connection lost')
+          return undefined
+        },
+      })),
+    )
+    let receipt: (Promise<SteerOutcome> & { state(): string }) | undefined
+    const steerer = plugin('steerer', (kernel) =>
+      kernel.hooks.toolPostExecute.tap('steer', (decision, { session }) => {
+        receipt ??= session.steer('keep me') as Promise<SteerOutcome> & { state(): string }
+        return decision
+      }),
+    )
+    const { kernel, model } = setup(
+      [{ tool_calls: [{ name: 'echo', input: { text: 'x' } }] }, { text: 'answered' }, { text: 'answered the steer' }],
+      [testTools, failing, steerer],
+    )
+    const session = await kernel.startSession()
+    const result = await session.run('go')
+    expect(result).toMatchObject({ status: 'failed', error: 'host connection lost' })
+    expect(receipt!.state()).toBe('returned')
+    // The next turn's first step has fresh input; the returned item is claimed at its final boundary.
+    expect(await session.run('again')).toMatchObject({ status: 'completed', lastAssistantMessage: 'answered the steer' })
+    await expect(receipt).resolves.toMatchObject({ state: 'recorded' })
+    expect(flatten(model.requests[2]!.messages).slice(-2)).toEqual(['assistant:answered', 'user:keep me'])
+  })
+
+  it('an item a policy dropped is not fed again when a host redelivers it', async () => {
+    const host = hostSource((boundary) => (boundary.kind === 'sampling' && boundary.step >= 2 ? [text('unwanted', 'u-1')] : undefined))
+    let seen = 0
+    const policy = plugin('policy', (kernel) => {
+      kernel.hooks.preStep.tap('drop', (decision) => {
+        if (decision.kind !== 'enter') return decision
+        seen += decision.messages.filter((message) => textOf(message) === 'unwanted').length
+        return { ...decision, messages: decision.messages.filter((message) => textOf(message) !== 'unwanted') }
+      })
+    })
+    const { kernel } = setup(
+      [
+        { tool_calls: [{ name: 'echo', input: { text: 'a' } }] },
+        { tool_calls: [{ name: 'echo', input: { text: 'b' } }] },
+        { text: 'done' },
+      ],
+      [testTools, host.provider, policy],
+    )
+    const session = await kernel.startSession()
+    await session.run('go')
+    expect(seen).toBe(1)
+    expect(
+      host
+        .source()
+        .claims.filter((claim) => claim.items.length > 0)
+        .map((claim) => claim.settlements),
+    ).toEqual([['accept'], ['accept']])
+  })
+
   it('interrupt aborts a claim still in flight and rejects it if it arrives late', async () => {
     const settlements: string[] = []
     const slowHost = plugin('host', (kernel) =>

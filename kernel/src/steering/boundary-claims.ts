@@ -29,15 +29,18 @@ export function steeringMessage(item: InputItem, transport: string): Message {
 export async function claimBoundary(sources: readonly SteeringSource[], boundary: Boundary, signal: AbortSignal): Promise<HeldClaim[]> {
   const held: HeldClaim[] = []
   for (const source of sources) {
-    const pending = source.claim(boundary, signal)
+    let pending: Promise<SteeringClaim | undefined> | undefined
     let claim: SteeringClaim | undefined
     try {
+      pending = source.claim(boundary, signal)
       claim = await raceAbort(pending, signal)
     } catch (error) {
-      pending.then(
+      pending?.then(
         (late) => late?.reject(),
         () => {},
       )
+      // Claims already taken at this boundary from earlier sources go back to their hosts.
+      rejectUnsettled(held)
       throw error
     }
     if (!claim) continue
