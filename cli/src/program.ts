@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { Command } from 'commander'
+import { addAppServerCommand } from './commands/app-server.js'
 import { addHooksCommand } from './commands/hooks.js'
 import { addRunCommand } from './commands/run.js'
 import { addSessionsCommand } from './commands/sessions.js'
@@ -18,5 +19,6 @@ export function buildProgram(io: CliIo, exit: (code: number) => void): Command {
   addRunCommand(program, io, exit)
   addSessionsCommand(program, io, exit)
   addHooksCommand(program, io, exit)
+  addAppServerCommand(program, io, exit)
   return program
 }

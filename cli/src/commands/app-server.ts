@@ -1,0 +1,91 @@
+import { resolve } from 'node:path'
+import { createAppServer, createAppServerBridge, type HooksListEntry } from '@harness-kernel/app-server'
+import type { Command } from 'commander'
+import { CliError } from '../cli-error.js'
+import { BYPASS_HOOK_TRUST_WARNING, codexSetup, loadHooks } from '../codex/codex-setup.js'
+import { createHarness } from '../create-harness.js'
+import { EXIT } from '../exit-codes.js'
+import type { CliIo } from '../io.js'
+import { MODEL_USAGE } from '../model-spec.js'
+import { hookListEntry } from '../render/hook-list.js'
+import { watchSignals } from '../signals.js'
+
+export interface AppServerCommandOptions {
+  model?: string
+  config?: string
+  sessionsDir?: string
+  cwd?: string
+  codexHome?: string
+  dangerouslyBypassHookTrust?: boolean
+  hostInputTimeout?: string
+  steerOnTurnEnd?: string
+}
+
+export function addAppServerCommand(parent: Command, io: CliIo, exit: (code: number) => void): Command {
+  return parent
+    .command('app-server')
+    .description('serve the Codex App Server v2 protocol (JSON-RPC, one JSON object per line) on stdin/stdout; logs go to stderr')
+    .option('--model <spec>', `the model: ${MODEL_USAGE.replace('--model ', '')} (default: the config's, else HARNESS_MODEL)`)
+    .option('--config <file>', 'a config file (default: harness.config.{mjs,js,ts,mts} in the working directory)')
+    .option('--sessions-dir <dir>', 'where session logs go (default: .harness/sessions)')
+    .option('--cwd <dir>', 'the working directory (default: the current one)')
+    .option('--codex-home <dir>', "where the user's Codex hooks and trust state are (default: $CODEX_HOME, else ~/.codex)")
+    .option('--dangerously-bypass-hook-trust', 'run Codex hooks without trust checks (hooks with enabled = false still do not run)')
+    .option('--host-input-timeout <ms>', 'host-input timeout when a client asks for none (1000-600000; default 30000)')
+    .option('--steer-on-turn-end <mode>', 'a steer a completed turn did not record: drop (report turn/steer/dropped, default) or nextTurn')
+    .action(async (options: AppServerCommandOptions) => exit(await appServer(options, io)))
+}
+
+export async function appServer(options: AppServerCommandOptions, io: CliIo): Promise<number> {
+  const cwd = resolve(io.cwd, options.cwd ?? '.')
+  const steerOnTurnEnd = options.steerOnTurnEnd
+  if (steerOnTurnEnd !== undefined && steerOnTurnEnd !== 'drop' && steerOnTurnEnd !== 'nextTurn') {
+    throw new CliError(`--steer-on-turn-end must be drop or nextTurn, got ${JSON.stringify(steerOnTurnEnd)}`)
+  }
+  const timeout = options.hostInputTimeout === undefined ? undefined : Number(options.hostInputTimeout)
+  if (timeout !== undefined && !(timeout > 0)) {
+    throw new CliError(`--host-input-timeout must be a number of milliseconds, got ${options.hostInputTimeout}`)
+  }
+  const bridge = createAppServerBridge()
+  const { kernel } = await createHarness({
+    cwd,
+    ...(options.config === undefined ? {} : { config: options.config }),
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.sessionsDir === undefined ? {} : { sessionsDir: options.sessionsDir }),
+    env: io.env,
+    codex: {
+      ...(options.codexHome === undefined ? {} : { codexHome: options.codexHome }),
+      ...(options.dangerouslyBypassHookTrust ? { trust: 'all' as const } : {}),
+    },
+    plugins: [bridge.plugin],
+  })
+  if (options.dangerouslyBypassHookTrust) io.stderr.write(`harness: warning: ${BYPASS_HOOK_TRUST_WARNING}\n`)
+  const server = createAppServer({
+    kernel,
+    bridge,
+    input: io.stdin,
+    output: io.stdout,
+    log: (message) => io.stderr.write(`harness app-server: ${message}\n`),
+    ...(timeout === undefined ? {} : { hostInputTimeoutMs: timeout }),
+    ...(steerOnTurnEnd === undefined ? {} : { steerOnTurnEnd }),
+    listHooks: (cwds) =>
+      cwds.map((dir): HooksListEntry => {
+        const loaded = loadHooks(codexSetup(resolve(cwd, dir), options.codexHome, io.env), io.env)
+        const hooks = loaded.handlers.map((handler) => {
+          const { event: _event, ...metadata } = hookListEntry(handler)
+          return metadata
+        })
+        return { cwd: dir, hooks, warnings: loaded.warnings, errors: [] }
+      }),
+  })
+  const signals = watchSignals((signal) => {
+    void server.close(`interrupted by ${signal}`)
+  }, io.stderr)
+  try {
+    await server.closed
+    return EXIT.ok
+  } finally {
+    signals.stop()
+    await kernel.dispose()
+  }
+}

@@ -1,0 +1,42 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { AppServerClient } from '@harness-kernel/app-server'
+import { afterEach, expect, it } from 'vitest'
+import { BIN, project } from './support.js'
+
+const clients: AppServerClient[] = []
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close()
+})
+
+it('harness app-server serves a turn over stdio and asks the host for input at the final boundary', async () => {
+  const dir = project({
+    'script.yaml': ['- text: first answer', '- text: answer with the host input'].join('\n'),
+  })
+  const homes = mkdtempSync(join(tmpdir(), 'harness-app-server-homes-'))
+  const client = AppServerClient.spawn(process.execPath, [BIN, 'app-server', '--model', 'scripted:script.yaml'], {
+    cwd: dir,
+    env: { ...process.env, CODEX_HOME: homes, HARNESS_HOME: homes },
+    stderr: 'pipe',
+    onHostInput: ({ boundary }) => ({
+      items:
+        boundary.kind === 'final' && asked++ === 0
+          ? [{ role: 'user', authority: 'user', content: [{ type: 'text', text: 'also this' }] }]
+          : [],
+    }),
+  })
+  clients.push(client)
+  let asked = 0
+  await client.initialize({ hostInput: {} })
+  const { thread } = await client.startThread()
+  const { turn } = await client.startTurn(thread.id, 'hello')
+  const completed = await client.turnCompleted(thread.id, turn.id)
+  expect(completed.turn.status).toBe('completed')
+  const texts = client.notifications
+    .filter((entry) => entry.method === 'item/completed')
+    .map((entry) => entry.params.item as { type: string; text?: string })
+    .filter((item) => item.type === 'agentMessage')
+    .map((item) => item.text)
+  expect(texts).toEqual(['first answer', 'answer with the host input'])
+}, 30_000)

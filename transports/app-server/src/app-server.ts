@@ -1,0 +1,378 @@
+import { arch, release, type } from 'node:os'
+import type { Kernel, Message, Session } from '@harness-kernel/kernel'
+import { errorMessage } from '@harness-kernel/kernel'
+import type { z } from 'zod'
+import { AppThread, type SteerOnTurnEnd } from './app-thread.js'
+import { AppServerBridge, type KernelFactory } from './bridge.js'
+import { type HostChannel, type ServerRequestEntry, ServerRequestLedger } from './host-channel.js'
+import { type HostInputSettings, negotiateHostInput } from './host-input-protocol.js'
+import {
+  hooksListParamsSchema,
+  initializeParamsSchema,
+  injectItemsParamsSchema,
+  parseParams,
+  type responseItemSchema,
+  threadResumeParamsSchema,
+  threadStartParamsSchema,
+  turnInterruptParamsSchema,
+  turnStartParamsSchema,
+  turnSteerParamsSchema,
+} from './params.js'
+import { INVALID_REQUEST, invalidRequest, RpcError } from './rpc-errors.js'
+import { ANSWERED, type RequestId, RpcPeer, type RpcResponse } from './rpc-peer.js'
+import { uuidv7 } from './uuid-v7.js'
+import { turnsFromEvents, type WireTurn } from './wire-items.js'
+
+export const SERVER_VERSION = '0.1.0'
+
+export const METHODS = [
+  'initialize',
+  'thread/start',
+  'thread/resume',
+  'turn/start',
+  'turn/steer',
+  'turn/interrupt',
+  'thread/inject_items',
+  'hooks/list',
+] as const
+
+export interface HooksListEntry {
+  cwd: string
+  hooks: unknown[]
+  warnings: string[]
+  errors: unknown[]
+}
+
+export interface AppServerOptions {
+  /** A kernel composed with `bridge.plugin` (first). Or pass `createKernel`. */
+  kernel?: Kernel
+  bridge?: AppServerBridge
+  /** Composes the kernel; receives the server's plugin to put first. The server disposes what it created. */
+  createKernel?: KernelFactory
+  input: NodeJS.ReadableStream
+  output: NodeJS.WritableStream
+  /** Where logs go (never stdout). Default stderr. */
+  log?: (message: string) => void
+  /** `codexHome` in the `initialize` result. Default `$HARNESS_HOME`, else the kernel's cwd. */
+  home?: string
+  /** Host-input timeout when the client asks for none (clamped 1,000–600,000 ms). Default 30,000. */
+  hostInputTimeoutMs?: number
+  /** What happens to `turn/steer` input a completed turn did not record: reported back (default) or the next turn. */
+  steerOnTurnEnd?: SteerOnTurnEnd
+  /** `hooks/list`. Default: every cwd with an empty list (no dialect discovery wired in). */
+  listHooks?: (cwds: string[]) => HooksListEntry[] | Promise<HooksListEntry[]>
+}
+
+export interface AppServer {
+  readonly kernel: Promise<Kernel>
+  /** Settles when the connection has closed and every thread has been wound down. */
+  readonly closed: Promise<void>
+  /** Interrupts running turns, ends sessions and (if it created it) disposes the kernel. */
+  close(reason?: string): Promise<void>
+}
+
+/** A Codex App Server v2 compatible server over one JSON-lines connection (codex-app-server.md). */
+export function createAppServer(options: AppServerOptions): AppServer {
+  const log = options.log ?? ((message: string) => process.stderr.write(`[app-server] ${message}\n`))
+  const bridge = options.bridge ?? new AppServerBridge()
+  if (options.kernel && !options.bridge)
+    throw new TypeError('createAppServer: a ready kernel needs the bridge whose plugin it was composed with')
+  const owned = options.kernel === undefined
+  const kernelPromise: Promise<Kernel> = options.kernel
+    ? Promise.resolve(options.kernel)
+    : (async () => {
+        if (!options.createKernel) throw new TypeError('createAppServer: pass kernel (with bridge) or createKernel')
+        const kernel = await options.createKernel([bridge.plugin])
+        await kernel.ready
+        return kernel
+      })()
+  kernelPromise.catch((error: unknown) => log(`kernel failed to start: ${errorMessage(error)}`))
+  const threads = new Map<string, AppThread>()
+  const ledger = new ServerRequestLedger()
+  let initialized = false
+  let hostInput: HostInputSettings | undefined
+  let optOut = new Set<string>()
+  let closing: Promise<void> | undefined
+  let resolveClosed!: () => void
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve
+  })
+
+  const peer: RpcPeer = new RpcPeer(options.input, options.output, {
+    request: (method, params, id) => handle(method, params, id),
+    notification: (method) => {
+      if (method !== 'initialized') log(`ignored notification ${method}`)
+    },
+    response: (response) => {
+      const entry = ledger.get(response.id)
+      if (entry?.state === 'pending') entry.state = 'answered'
+    },
+    strayResponse: (response) => stray(response),
+    closed: () => {
+      void close('host disconnected')
+    },
+    log,
+  })
+  peer.decorateNotification = (message) => ({ ...message, emittedAtMs: Date.now() })
+
+  const channel: HostChannel = {
+    get hostInput() {
+      return hostInput
+    },
+    get closed() {
+      return peer.closed
+    },
+    notify: (method, params) => {
+      if (!optOut.has(method)) peer.notify(method, params)
+    },
+    request: (kind, threadId, turnId, method, params) => {
+      const { id, response } = peer.request(method, params)
+      const entry: ServerRequestEntry = { id, kind, threadId, turnId, state: 'pending', resolvedSent: false }
+      ledger.add(entry)
+      if (peer.closed) {
+        entry.state = 'expired'
+        return { entry, response: Promise.resolve<RpcResponse>({ id, error: { code: INVALID_REQUEST, message: 'host disconnected' } }) }
+      }
+      return { entry, response }
+    },
+    expire: (entry) => {
+      if (entry.state !== 'pending') return
+      entry.state = 'expired'
+      peer.forget(entry.id)
+      channel.resolved(entry)
+    },
+    resolved: (entry) => {
+      if (entry.resolvedSent) return
+      entry.resolvedSent = true
+      channel.notify('serverRequest/resolved', { threadId: entry.threadId, requestId: entry.id })
+    },
+  }
+
+  function stray(response: RpcResponse): void {
+    const entry = ledger.get(response.id)
+    if ((entry && entry.kind !== 'hostInput') || (!entry && !hostInput)) {
+      log(`ignored an answer to server request ${String(response.id)} (late, duplicate or unknown)`)
+      return
+    }
+    const reason = !entry ? 'unknownRequest' : entry.state === 'expired' ? 'late' : 'duplicate'
+    const message =
+      reason === 'unknownRequest'
+        ? `no server request with id ${String(response.id)}`
+        : reason === 'late'
+          ? 'the request is no longer pending'
+          : 'the request was already answered'
+    channel.notify('turn/hostInput/rejected', {
+      threadId: entry?.threadId ?? null,
+      turnId: entry?.turnId ?? null,
+      requestId: response.id,
+      reason,
+      message,
+    })
+  }
+
+  async function handle(method: string, params: unknown, id: RequestId): Promise<unknown> {
+    if (method === 'initialize') {
+      if (initialized) throw invalidRequest('Already initialized')
+      const parsed = parseParams(initializeParamsSchema, params)
+      initialized = true
+      hostInput = negotiateHostInput(parsed.capabilities?.hostInput, options.hostInputTimeoutMs ?? bridge.defaultHostInputTimeoutMs)
+      optOut = new Set(parsed.capabilities?.optOutNotificationMethods ?? [])
+      const kernel = await kernelPromise
+      const client = parsed.clientInfo
+      return {
+        userAgent: `${client.name}/${SERVER_VERSION} (${type()} ${release()}; ${arch()}) ${process.env.TERM_PROGRAM ?? 'unknown'} (${client.name}; ${client.version})`,
+        codexHome: options.home ?? process.env.HARNESS_HOME ?? kernel.cwd,
+        platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
+        platformOs: process.platform === 'darwin' ? 'macos' : process.platform,
+        ...(hostInput ? { hostInput } : {}),
+      }
+    }
+    if (!initialized) throw invalidRequest('Not initialized')
+    switch (method) {
+      case 'thread/start': {
+        const result = await threadStart(parseParams(threadStartParamsSchema, params))
+        peer.reply(id, result)
+        channel.notify('thread/started', { thread: result.thread })
+        return ANSWERED
+      }
+      case 'thread/resume':
+        return threadResume(parseParams(threadResumeParamsSchema, params))
+      case 'turn/start': {
+        const parsed = parseParams(turnStartParamsSchema, params)
+        const thread = threadFor(parsed.threadId)
+        if (parsed.input.length === 0) throw invalidRequest('input must not be empty')
+        return new Promise((resolve, reject) => {
+          thread
+            .startTurn(
+              channel,
+              parsed.input,
+              parsed.clientUserMessageId ?? null,
+              (turn) => {
+                // Answered from the session-event tap, so the answer precedes `turn/started`.
+                peer.reply(id, { turn })
+                resolve(ANSWERED)
+              },
+              (error) => reject(invalidRequest(`could not start a turn: ${errorMessage(error)}`)),
+            )
+            .then((running) => {
+              if (running) resolve({ turn: running })
+            }, reject)
+        })
+      }
+      case 'turn/steer': {
+        const parsed = parseParams(turnSteerParamsSchema, params)
+        const thread = threadFor(parsed.threadId)
+        thread.steering.channel = thread.steering.channel ?? channel
+        return thread.steer(parsed.input, parsed.expectedTurnId, parsed.clientUserMessageId ?? null)
+      }
+      case 'turn/interrupt': {
+        const parsed = parseParams(turnInterruptParamsSchema, params)
+        const thread = threadFor(parsed.threadId)
+        return new Promise((resolve) => {
+          thread.interrupt(parsed.turnId, () => {
+            peer.reply(id, {})
+            resolve(ANSWERED)
+          })
+        })
+      }
+      case 'thread/inject_items': {
+        const parsed = parseParams(injectItemsParamsSchema, params)
+        threadFor(parsed.threadId).inject(parsed.items.map(toMessage))
+        return {}
+      }
+      case 'hooks/list': {
+        const parsed = parseParams(hooksListParamsSchema, params)
+        const kernel = await kernelPromise
+        const cwds = parsed?.cwds ?? [parsed?.threadId ? threadFor(parsed.threadId).session.cwd : kernel.cwd]
+        const data = options.listHooks ? await options.listHooks(cwds) : cwds.map((cwd) => ({ cwd, hooks: [], warnings: [], errors: [] }))
+        return { data }
+      }
+      default:
+        throw invalidRequest(
+          `Invalid request: unknown variant \`${method}\`, expected one of ${METHODS.map((name) => `\`${name}\``).join(', ')}`,
+        )
+    }
+  }
+
+  function threadFor(threadId: string): AppThread {
+    const thread = threads.get(threadId)
+    if (!thread) throw invalidRequest(`thread not found: ${threadId}`)
+    return thread
+  }
+
+  function adopt(session: Session, createdMs: number): AppThread {
+    const steering = bridge.steeringFor(session.id)
+    steering.channel = channel
+    const thread = new AppThread(session, steering, { onTurnEnd: options.steerOnTurnEnd ?? 'drop', createdMs })
+    thread.deferHookRuns(bridge.takeEarlyEvents(session.id))
+    threads.set(session.id, thread)
+    bridge.threads.set(session.id, thread)
+    return thread
+  }
+
+  async function threadStart(params: z.infer<typeof threadStartParamsSchema>) {
+    const kernel = await kernelPromise
+    const id = uuidv7()
+    const createdMs = Date.now()
+    // Registered before the session exists: the kernel resolves `steering` while creating it.
+    bridge.steeringFor(id).channel = channel
+    const session = await kernel.startSession({ id, ...(params?.cwd ? { cwd: params.cwd } : {}) })
+    const thread = adopt(session, createdMs)
+    const result = {
+      ...threadResult(kernel, thread, []),
+      approvalPolicy: 'on-request',
+      sandbox: { type: 'dangerFullAccess' },
+      reasoningEffort: null,
+    }
+    return result
+  }
+
+  async function threadResume(params: z.infer<typeof threadResumeParamsSchema>) {
+    const kernel = await kernelPromise
+    let thread = threads.get(params.threadId)
+    if (!thread) {
+      bridge.steeringFor(params.threadId).channel = channel
+      let session: Session
+      try {
+        session = await kernel.resumeSession(params.threadId, params.cwd ? { cwd: params.cwd } : {})
+      } catch (error) {
+        bridge.forget(params.threadId)
+        throw new RpcError(INVALID_REQUEST, `no rollout found for thread id ${params.threadId}: ${errorMessage(error)}`)
+      }
+      thread = adopt(session, Date.now())
+    }
+    const events = params.excludeTurns ? [] : kernel.resolve('sessionStore').load(params.threadId).events
+    const turns = turnsFromEvents(events, thread.session.cwd, hostInput !== undefined)
+    return {
+      ...threadResult(kernel, thread, turns),
+      approvalPolicy: 'on-request',
+      sandbox: { type: 'dangerFullAccess' },
+      reasoningEffort: null,
+    }
+  }
+
+  function threadResult(kernel: Kernel, thread: AppThread, turns: WireTurn[]) {
+    const model = kernel.resolve('model').id
+    const now = Math.floor(Date.now() / 1000)
+    return {
+      thread: {
+        id: thread.id,
+        status: thread.busy ? { type: 'active', activeFlags: [] } : { type: 'idle' },
+        path: thread.session.transcriptPath,
+        cwd: thread.session.cwd,
+        model,
+        modelProvider: 'harness',
+        preview: '',
+        ephemeral: false,
+        createdAt: Math.floor(thread.createdMs / 1000),
+        updatedAt: now,
+        turns,
+      },
+      model,
+      modelProvider: 'harness',
+      cwd: thread.session.cwd,
+    }
+  }
+
+  async function close(reason = 'server closed'): Promise<void> {
+    closing ??= (async () => {
+      peer.close()
+      for (const entry of ledger.pending()) channel.expire(entry)
+      const kernel = await kernelPromise.catch(() => undefined)
+      for (const thread of threads.values()) thread.interruptAll(reason)
+      for (const thread of threads.values()) {
+        try {
+          await thread.session.idle()
+          await thread.session.end(reason)
+        } catch (error) {
+          log(`thread ${thread.id} did not end cleanly: ${errorMessage(error)}`)
+        }
+        bridge.forget(thread.id)
+      }
+      threads.clear()
+      if (owned && kernel) await kernel.dispose()
+      resolveClosed()
+    })()
+    return closing
+  }
+
+  return { kernel: kernelPromise, closed, close }
+}
+
+function toMessage(item: z.infer<typeof responseItemSchema>): Message {
+  const source = { kind: 'steering' as const, transport: 'app-server' }
+  if (item.type === 'message') {
+    const text = item.content.map((part) => part.text ?? '').join('')
+    return { role: item.role, content: [{ type: 'text', text }], source, meta: { appServer: { kind: 'injected' } } }
+  }
+  if (item.type === 'function_call') {
+    let input: unknown
+    try {
+      input = JSON.parse(item.arguments)
+    } catch {
+      input = item.arguments
+    }
+    return { role: 'assistant', content: [{ type: 'tool_call', id: item.call_id, name: item.name, input }], source }
+  }
+  return { role: 'tool', content: [{ type: 'tool_result', callId: item.call_id, output: item.output, isError: false }], source }
+}

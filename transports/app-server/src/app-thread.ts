@@ -1,0 +1,339 @@
+import { randomUUID } from 'node:crypto'
+import type { ApprovalRequest, Message, Session, SessionEvent } from '@harness-kernel/kernel'
+import { errorMessage } from '@harness-kernel/kernel'
+import { hookRunSummary } from './hook-runs.js'
+import type { HostChannel } from './host-channel.js'
+import { inputText, type UserInput } from './params.js'
+import { invalidRequest } from './rpc-errors.js'
+import { type QueuedSteer, type ThreadSteering, TRANSPORT } from './thread-steering.js'
+import { type AppServerMeta, commandItem, messageItem, type WireItem, type WireTurn, wireTurnStatus } from './wire-items.js'
+
+export type SteerOnTurnEnd = 'drop' | 'nextTurn'
+
+interface ActiveTurn {
+  id: string
+  startedMs: number
+  lastAgent: WireItem | undefined
+  /** `turn/interrupt` answers, sent when the turn has ended (after its Interrupt hooks). */
+  interruptReplies: (() => void)[]
+  /** Carry-over turns do not carry over again. */
+  carried: boolean
+}
+
+interface Starting {
+  reply(turn: WireTurn): void
+  fail(error: unknown): void
+  carried: boolean
+  ready: Promise<string>
+  resolveReady(turnId: string): void
+}
+
+const seconds = (ms: number) => Math.floor(ms / 1000)
+
+/** One thread: a kernel session, its running turn, and the mapping of its durable events to notifications. */
+export class AppThread {
+  readonly id: string
+  readonly session: Session
+  readonly steering: ThreadSteering
+  readonly createdMs: number
+  readonly onTurnEnd: SteerOnTurnEnd
+  #active: ActiveTurn | undefined
+  #starting: Starting[] = []
+  /** SessionStart runs recorded before any turn: shown in the first turn, as Codex does. */
+  #deferredHookRuns: Extract<SessionEvent, { type: 'hook/run' }>[] = []
+  #calls = new Map<string, { callId: string; name: string; input: unknown; at: number; declined: boolean }>()
+
+  constructor(session: Session, steering: ThreadSteering, options: { onTurnEnd: SteerOnTurnEnd; createdMs: number }) {
+    this.id = session.id
+    this.session = session
+    this.steering = steering
+    this.onTurnEnd = options.onTurnEnd
+    this.createdMs = options.createdMs
+  }
+
+  deferHookRuns(events: SessionEvent[]): void {
+    for (const event of events) if (event.type === 'hook/run') this.#deferredHookRuns.push(event)
+  }
+
+  get channel(): HostChannel | undefined {
+    return this.steering.channel
+  }
+
+  get activeTurnId(): string | undefined {
+    return this.#active?.id
+  }
+
+  get busy(): boolean {
+    return this.#active !== undefined || this.#starting.length > 0
+  }
+
+  /**
+   * `turn/start`. Idle: starts a turn; the answer is sent when the kernel opens it, before `turn/started`.
+   * Running: the input is queued like a steer and the active turn is returned.
+   */
+  async startTurn(
+    channel: HostChannel,
+    input: UserInput[],
+    clientId: string | null,
+    reply: (turn: WireTurn) => void,
+    fail: (error: unknown) => void,
+  ): Promise<WireTurn | undefined> {
+    this.steering.channel = channel
+    if (this.busy) {
+      const turnId = this.#active?.id ?? (await this.#starting.at(-1)!.ready)
+      if (this.#active?.id === turnId) {
+        this.steering.queue({ id: randomUUID(), content: input, clientId, turnId })
+        return this.#wireTurn(this.#active, 'inProgress')
+      }
+    }
+    const message: Message = {
+      role: 'user',
+      content: [{ type: 'text', text: inputText(input) }],
+      source: { kind: 'user' },
+      meta: { appServer: { kind: 'input', content: input, clientId } satisfies AppServerMeta },
+    }
+    this.#run([message], false, reply, fail)
+    return undefined
+  }
+
+  #run(messages: Message[], carried: boolean, reply: (turn: WireTurn) => void, fail?: (error: unknown) => void): void {
+    let resolveReady!: (turnId: string) => void
+    const ready = new Promise<string>((resolve) => {
+      resolveReady = resolve
+    })
+    const starting: Starting = { reply, fail: fail ?? (() => {}), carried, ready, resolveReady }
+    this.#starting.push(starting)
+    this.session.run(messages).catch((error: unknown) => {
+      const index = this.#starting.indexOf(starting)
+      if (index < 0) return
+      this.#starting.splice(index, 1)
+      starting.fail(error)
+    })
+  }
+
+  steer(input: UserInput[], expectedTurnId: string, clientId: string | null): { turnId: string } {
+    if (input.length === 0) throw invalidRequest('input must not be empty')
+    const active = this.#active
+    if (!active) throw invalidRequest('no active turn to steer')
+    if (active.id !== expectedTurnId) throw invalidRequest(`expected active turn id \`${expectedTurnId}\` but found \`${active.id}\``)
+    this.steering.queue({ id: randomUUID(), content: input, clientId, turnId: active.id })
+    return { turnId: active.id }
+  }
+
+  /** `turn/interrupt`: `reply` is called when the turn has ended (its Interrupt hooks have run), before `turn/completed`. */
+  interrupt(turnId: string, reply: () => void): void {
+    const active = this.#active
+    if (!active) throw invalidRequest('no active turn to interrupt')
+    if (active.id !== turnId) throw invalidRequest(`expected active turn id \`${turnId}\` but found \`${active.id}\``)
+    active.interruptReplies.push(reply)
+    this.session.interrupt('interrupted by the user')
+  }
+
+  /** Interrupts whatever runs (host gone, shutdown). */
+  interruptAll(reason: string): void {
+    if (this.busy) this.session.interrupt(reason)
+  }
+
+  inject(messages: Message[]): void {
+    for (const message of messages) this.session.inject(message)
+  }
+
+  async approve(request: ApprovalRequest): Promise<{ kind: 'allow' } | { kind: 'deny'; reason: string }> {
+    const channel = this.channel
+    if (!channel || channel.closed)
+      return { kind: 'deny', reason: `The call to ${request.call.name} needs approval, and no host is connected.` }
+    channel.notify('thread/status/changed', { threadId: this.id, status: { type: 'active', activeFlags: ['waitingOnApproval'] } })
+    const command = commandItem(
+      { callId: request.call.id, name: request.call.name, input: request.call.input },
+      this.session.cwd,
+      'inProgress',
+    )
+    const { entry, response } = channel.request('approval', this.id, request.turnId, 'item/commandExecution/requestApproval', {
+      kind: 'command',
+      threadId: this.id,
+      turnId: request.turnId,
+      itemId: request.call.id,
+      startedAtMs: Date.now(),
+      environmentId: 'local',
+      reason: request.reason ?? null,
+      command: command.command,
+      cwd: this.session.cwd,
+      commandActions: command.commandActions,
+      availableDecisions: ['accept', 'acceptForSession', 'decline', 'cancel'],
+    })
+    let onAbort: (() => void) | undefined
+    const aborted = new Promise<'aborted'>((resolve) => {
+      onAbort = () => {
+        channel.expire(entry)
+        resolve('aborted')
+      }
+      request.signal.addEventListener('abort', onAbort, { once: true })
+    })
+    const answer = await Promise.race([response, aborted])
+    request.signal.removeEventListener('abort', onAbort!)
+    if (answer === 'aborted') return { kind: 'deny', reason: 'interrupted while waiting for approval' }
+    channel.resolved(entry)
+    channel.notify('thread/status/changed', { threadId: this.id, status: { type: 'active', activeFlags: [] } })
+    const decision = (answer.result as { decision?: unknown } | undefined)?.decision
+    const allowed =
+      decision === 'accept' ||
+      decision === 'acceptForSession' ||
+      (typeof decision === 'object' &&
+        decision !== null &&
+        ('acceptWithExecpolicyAmendment' in decision || 'applyNetworkPolicyAmendment' in decision))
+    return allowed ? { kind: 'allow' } : { kind: 'deny', reason: 'Rejected("rejected by user")' }
+  }
+
+  /** Every durable event of the session, synchronously (the bridge's `session/event` tap). */
+  onEvent(event: SessionEvent): void {
+    const channel = this.channel
+    switch (event.type) {
+      case 'turn/start':
+        this.#turnStarted(event.turnId)
+        return
+      case 'message': {
+        const item = messageItem(event, channel?.hostInput !== undefined)
+        if (!item) return
+        if (item.type === 'hostInputMessage') {
+          // Shown once the claim is accepted (after the log reached disk), just before `turn/hostInput/accepted`.
+          this.steering.heldItems.set(item.id, item)
+          return
+        }
+        if (item.type === 'agentMessage' && this.#active) this.#active.lastAgent = item
+        this.#item(item, event.turnId ?? this.#active?.id ?? null)
+        return
+      }
+      case 'tool/call': {
+        const call = { callId: event.callId, name: event.name, input: event.input, at: Date.now(), declined: event.decision === 'deny' }
+        this.#calls.set(event.callId, call)
+        channel?.notify('item/started', {
+          item: commandItem(call, this.session.cwd, 'inProgress'),
+          threadId: this.id,
+          turnId: event.turnId,
+          startedAtMs: call.at,
+        })
+        return
+      }
+      case 'tool/result': {
+        const call = this.#calls.get(event.callId)
+        if (!call) return
+        this.#calls.delete(event.callId)
+        const status = call.declined ? 'declined' : event.isError ? 'failed' : 'completed'
+        const item = commandItem(call, this.session.cwd, status, { output: event.output, durationMs: Date.now() - call.at, exitCode: null })
+        channel?.notify('item/completed', { item, threadId: this.id, turnId: event.turnId, completedAtMs: Date.now() })
+        return
+      }
+      case 'hook/run': {
+        if (!this.#active && event.turnId === undefined) this.#deferredHookRuns.push(event)
+        else this.#hookRun(event, event.turnId ?? this.#active?.id ?? null)
+        return
+      }
+      case 'turn/end':
+        this.#turnEnded(event)
+        return
+      default:
+        return
+    }
+  }
+
+  #hookRun(event: Extract<SessionEvent, { type: 'hook/run' }>, turnId: string | null): void {
+    if (event.executionMode === 'async' || event.status === 'running') return
+    const run = hookRunSummary(event)
+    this.channel?.notify('hook/started', {
+      threadId: this.id,
+      turnId,
+      run: { ...run, status: 'running', completedAt: null, durationMs: null },
+    })
+    this.channel?.notify('hook/completed', { threadId: this.id, turnId, run })
+  }
+
+  #item(item: WireItem, turnId: string | null): void {
+    const now = Date.now()
+    const shown = item.type === 'userMessage' ? { ...item, startedAtMs: now, completedAtMs: now } : item
+    this.channel?.notify('item/started', { item: shown, threadId: this.id, turnId, startedAtMs: now })
+    this.channel?.notify('item/completed', { item: shown, threadId: this.id, turnId, completedAtMs: now })
+  }
+
+  #turnStarted(turnId: string): void {
+    const starting = this.#starting.shift()
+    const active: ActiveTurn = {
+      id: turnId,
+      startedMs: Date.now(),
+      lastAgent: undefined,
+      interruptReplies: [],
+      carried: starting?.carried ?? false,
+    }
+    this.#active = active
+    starting?.reply(this.#wireTurn(active, 'inProgress', false))
+    this.channel?.notify('thread/status/changed', { threadId: this.id, status: { type: 'active', activeFlags: [] } })
+    this.channel?.notify('turn/started', { threadId: this.id, turn: this.#wireTurn(active, 'inProgress') })
+    for (const event of this.#deferredHookRuns.splice(0)) this.#hookRun(event, turnId)
+    starting?.resolveReady(turnId)
+  }
+
+  #turnEnded(event: Extract<SessionEvent, { type: 'turn/end' }>): void {
+    const active = this.#active
+    if (!active || active.id !== event.turnId) return
+    const status = wireTurnStatus(event.status)
+    const leftover = this.steering.takeSteers()
+    const carry = leftover.length > 0 && status === 'completed' && this.onTurnEnd === 'nextTurn' && !active.carried
+    if (leftover.length > 0 && !carry) this.#dropSteers(event.turnId, leftover, status === 'completed' ? 'turnCompleted' : status)
+    for (const reply of active.interruptReplies.splice(0)) reply()
+    this.#active = undefined
+    this.channel?.notify('thread/status/changed', { threadId: this.id, status: { type: 'idle' } })
+    const ended: WireTurn = {
+      ...this.#wireTurn(active, status),
+      items: active.lastAgent ? [active.lastAgent] : [],
+      itemsView: 'summary',
+      error: event.error === undefined ? null : { message: event.error, codexErrorInfo: null, additionalDetails: null },
+      completedAt: seconds(Date.now()),
+      durationMs: Date.now() - active.startedMs,
+    }
+    this.channel?.notify('turn/completed', { threadId: this.id, turn: ended })
+    if (carry) {
+      // Opt-in (`steer.onTurnEnd: "nextTurn"`): input that missed the turn starts the next one, at most once.
+      const messages = leftover.map((steer) => steerMessage(steer))
+      queueMicrotask(() => this.#run(messages, true, () => {}))
+    }
+  }
+
+  #dropSteers(turnId: string, steers: QueuedSteer[], reason: string): void {
+    try {
+      this.session.record({ type: 'steering/dropped', turnId, transport: TRANSPORT, itemIds: steers.map((steer) => steer.id), reason })
+    } catch (error) {
+      process.stderr.write(`[app-server] could not log steering/dropped: ${errorMessage(error)}\n`)
+    }
+    for (const steer of steers) {
+      this.channel?.notify('turn/steer/dropped', {
+        threadId: this.id,
+        turnId: steer.turnId,
+        input: steer.content,
+        clientUserMessageId: steer.clientId,
+        reason,
+      })
+    }
+  }
+
+  #wireTurn(active: ActiveTurn, status: WireTurn['status'], started = true): WireTurn {
+    return {
+      id: active.id,
+      rootTurnId: active.id,
+      items: [],
+      itemsView: 'notLoaded',
+      status,
+      error: null,
+      startedAt: started ? seconds(active.startedMs) : null,
+      completedAt: null,
+      durationMs: null,
+    }
+  }
+}
+
+function steerMessage(steer: QueuedSteer): Message {
+  return {
+    role: 'user',
+    content: [{ type: 'text', text: inputText(steer.content) }],
+    source: { kind: 'user' },
+    meta: { appServer: { kind: 'input', content: steer.content, clientId: steer.clientId } satisfies AppServerMeta },
+  }
+}

@@ -1,0 +1,104 @@
+import type { ApprovalRequest, Approvals, Kernel, Plugin, Services, SessionEvent } from '@harness-kernel/kernel'
+import { definePlugin } from '@harness-kernel/kernel'
+import type { HostChannel } from './host-channel.js'
+import { ThreadSteering } from './thread-steering.js'
+
+/** What the bridge calls on the server for a thread's session. */
+export interface BridgedThread {
+  readonly steering: ThreadSteering
+  onEvent(event: SessionEvent): void
+  approve(request: ApprovalRequest): Promise<{ kind: 'allow' } | { kind: 'deny'; reason: string }>
+}
+
+export interface AppServerBridgeOptions {
+  /** Host-input timeout when the client asks for none (clamped 1,000–600,000 ms). Default 30,000. */
+  defaultHostInputTimeoutMs?: number
+}
+
+/**
+ * The plugin that connects kernel sessions to app-server threads. The kernel composes services at
+ * setup, so the plugin provides session-scoped `steering` (a `ThreadSteering` looked up by session
+ * id), a kernel-wide `approvals` that routes by session id, and taps `session/event` to forward every
+ * durable event to its thread. Put it first in the composition (before dialects) so its pre-step tap
+ * gives host-input messages their role before hooks see them.
+ */
+export class AppServerBridge {
+  readonly plugin: Plugin
+  readonly threads = new Map<string, BridgedThread>()
+  readonly #steering = new Map<string, ThreadSteering>()
+  readonly #early = new Map<string, SessionEvent[]>()
+  readonly defaultHostInputTimeoutMs: number | undefined
+
+  constructor(options: AppServerBridgeOptions = {}) {
+    this.defaultHostInputTimeoutMs = options.defaultHostInputTimeoutMs
+    const approvals: Approvals = {
+      request: (request) => {
+        const thread = this.threads.get(request.session.id)
+        if (!thread)
+          return Promise.resolve({ kind: 'deny', reason: `The call to ${request.call.name} needs approval, and no host is connected.` })
+        return thread.approve(request)
+      },
+    }
+    this.plugin = definePlugin({
+      name: 'app-server',
+      setup: (kernel) => {
+        kernel.provide('steering', ({ session }: Services) => this.steeringFor(session.id))
+        kernel.provide('approvals', approvals)
+        kernel.hooks.sessionEvent.tap('app-server', ({ session, event }) => {
+          const thread = this.threads.get(session.id)
+          if (thread) thread.onEvent(event)
+          else if (this.#steering.has(session.id)) {
+            // While `startSession`/`resumeSession` runs (SessionStart hooks): kept for the thread's first turn.
+            const early = this.#early.get(session.id) ?? []
+            early.push(event)
+            this.#early.set(session.id, early)
+          }
+        })
+        // Stage -1000: before dialects' taps (wherever the plugin sits), so a developer item never reaches UserPromptSubmit.
+        kernel.hooks.preStep.tapPromise({ name: 'app-server', stage: -1000 }, async (decision, payload) => {
+          const steering = this.#steering.get(payload.session.id)
+          if (decision.kind !== 'enter' || !steering) return decision
+          for (const message of decision.messages) {
+            const id = message.meta?.steeringItemId
+            if (typeof id !== 'string' || message.source.kind !== 'steering' || message.source.transport !== 'app-server') continue
+            const meta = steering.claimed.get(id)
+            if (!meta) continue
+            // The same object stays in the decision: the kernel matches recorded claims by identity or id.
+            if (meta.kind === 'hostInput') message.role = meta.role
+            message.meta = { ...message.meta, appServer: meta }
+          }
+          return decision
+        })
+      },
+    })
+  }
+
+  /** The steering source of a session (created on first use: the kernel resolves it while creating the session). */
+  steeringFor(sessionId: string): ThreadSteering {
+    let steering = this.#steering.get(sessionId)
+    if (!steering) {
+      steering = new ThreadSteering(sessionId, (channel: HostChannel) => channel.hostInput?.timeoutMs ?? 30_000)
+      this.#steering.set(sessionId, steering)
+    }
+    return steering
+  }
+
+  /** Events recorded before the thread was registered (SessionStart hook runs), once. */
+  takeEarlyEvents(sessionId: string): SessionEvent[] {
+    const early = this.#early.get(sessionId) ?? []
+    this.#early.delete(sessionId)
+    return early
+  }
+
+  forget(sessionId: string): void {
+    this.#early.delete(sessionId)
+    this.#steering.delete(sessionId)
+    this.threads.delete(sessionId)
+  }
+}
+
+export function createAppServerBridge(options?: AppServerBridgeOptions): AppServerBridge {
+  return new AppServerBridge(options)
+}
+
+export type KernelFactory = (plugins: Plugin[]) => Kernel | Promise<Kernel>

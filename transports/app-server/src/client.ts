@@ -1,0 +1,227 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { EventEmitter } from 'node:events'
+import type { HostInputItem, HostInputSettings } from './host-input-protocol.js'
+import type { UserInput } from './params.js'
+import { RpcError } from './rpc-errors.js'
+import { ANSWERED, type RequestId, RpcPeer, type RpcResponse } from './rpc-peer.js'
+import type { WireTurn } from './wire-items.js'
+
+export interface Notification {
+  method: string
+  params: Record<string, unknown>
+}
+
+export interface HostInputRequest {
+  threadId: string
+  turnId: string
+  boundary: { kind: 'sampling' | 'final'; step: number }
+}
+
+/** Answers a `turn/hostInput/request`: the items, or `undefined` to leave it unanswered (answer later with `respond`). */
+export type HostInputHandler = (
+  request: HostInputRequest,
+  requestId: RequestId,
+) => { items: HostInputItem[] } | undefined | Promise<{ items: HostInputItem[] } | undefined>
+
+export type ApprovalHandler = (params: Record<string, unknown>, requestId: RequestId) => unknown | Promise<unknown>
+
+export interface AppServerClientOptions {
+  onHostInput?: HostInputHandler
+  /** Answers `item/commandExecution/requestApproval` with `{decision}`; default `decline`. */
+  onApproval?: ApprovalHandler
+}
+
+export interface InitializeOptions {
+  name?: string
+  version?: string
+  hostInput?: { version?: number; boundaries?: ('sampling' | 'final')[]; timeoutMs?: number }
+}
+
+export interface InitializeResult {
+  userAgent: string
+  codexHome: string
+  platformFamily: string
+  platformOs: string
+  hostInput?: HostInputSettings
+}
+
+/** One inbound message as read, in order (notifications, server requests and responses). */
+export type WireMessage = Record<string, unknown>
+
+/**
+ * A host for the app server: spawns it (or wraps its streams), sends typed requests, emits
+ * `notification` events and answers server requests through handlers.
+ */
+export class AppServerClient extends EventEmitter {
+  readonly child: ChildProcess | undefined
+  /** Every message received, in order. */
+  readonly received: WireMessage[] = []
+  readonly notifications: Notification[] = []
+  /** The child's stderr, when spawned with `stderr: 'pipe'`. */
+  stderr = ''
+  onHostInput: HostInputHandler | undefined
+  onApproval: ApprovalHandler
+  readonly #peer: RpcPeer
+  readonly #exited: Promise<number | null>
+
+  constructor(
+    fromServer: NodeJS.ReadableStream,
+    toServer: NodeJS.WritableStream,
+    options: AppServerClientOptions = {},
+    child?: ChildProcess,
+  ) {
+    super()
+    this.child = child
+    this.onHostInput = options.onHostInput
+    this.onApproval = options.onApproval ?? (() => ({ decision: 'decline' }))
+    this.#exited = child
+      ? new Promise((resolve) => {
+          if (child.exitCode !== null) resolve(child.exitCode)
+          else child.once('exit', (code) => resolve(code))
+        })
+      : Promise.resolve(null)
+    this.#peer = new RpcPeer(fromServer, toServer, {
+      request: (method, params, id) => {
+        this.received.push({ method, id, params })
+        this.emit('serverRequest', method, params, id)
+        return this.#serverRequest(method, params as Record<string, unknown>, id)
+      },
+      notification: (method, params, message) => {
+        const notification = { method, params: (params ?? {}) as Record<string, unknown> }
+        this.received.push(message)
+        this.notifications.push(notification)
+        this.emit('notification', notification)
+      },
+      response: (response) => {
+        this.received.push({ ...response })
+      },
+      closed: () => this.emit('closed'),
+      log: (message) => this.emit('log', message),
+    })
+  }
+
+  /** Spawns a server process speaking JSON lines on stdio (stderr is inherited unless `stderr: 'pipe'`). */
+  static spawn(
+    command: string,
+    args: readonly string[],
+    options: AppServerClientOptions & { cwd?: string; env?: NodeJS.ProcessEnv; stderr?: 'inherit' | 'pipe' | 'ignore' } = {},
+  ): AppServerClient {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', options.stderr ?? 'inherit'] })
+    const client = new AppServerClient(child.stdout!, child.stdin!, options, child)
+    child.stderr?.setEncoding('utf8')
+    child.stderr?.on('data', (chunk: string) => {
+      client.stderr += chunk
+    })
+    return client
+  }
+
+  async request<T = Record<string, unknown>>(method: string, params?: unknown): Promise<T> {
+    const { response } = this.#peer.request(method, params)
+    const answer = await response
+    if (answer.error) throw new RpcError(answer.error.code, answer.error.message, answer.error.data)
+    return answer.result as T
+  }
+
+  /** Sends a raw answer to a server request (for late, duplicate or unknown answers). */
+  respond(id: RequestId, result: unknown): void {
+    this.#peer.reply(id, result)
+  }
+
+  respondError(id: RequestId, code: number, message: string): void {
+    this.#peer.send({ error: { code, message }, id })
+  }
+
+  /** Sends a raw line (e.g. malformed JSON in tests). */
+  sendRaw(line: string): void {
+    this.child?.stdin?.write(`${line}\n`)
+  }
+
+  initialize(options: InitializeOptions = {}): Promise<InitializeResult> {
+    const capabilities: Record<string, unknown> = { experimentalApi: false }
+    if (options.hostInput) capabilities.hostInput = { version: 1, ...options.hostInput }
+    return this.request<InitializeResult>('initialize', {
+      clientInfo: { name: options.name ?? 'app-server-client', title: null, version: options.version ?? '0.1.0' },
+      capabilities,
+    }).then((result) => {
+      this.#peer.send({ method: 'initialized' })
+      return result
+    })
+  }
+
+  startThread(params: { cwd?: string } = {}): Promise<{ thread: { id: string; path: string; turns: WireTurn[] } }> {
+    return this.request('thread/start', params)
+  }
+
+  resumeThread(threadId: string): Promise<{ thread: { id: string; path: string; turns: WireTurn[] } }> {
+    return this.request('thread/resume', { threadId })
+  }
+
+  startTurn(threadId: string, text: string | UserInput[], clientUserMessageId?: string): Promise<{ turn: WireTurn }> {
+    return this.request('turn/start', { threadId, input: toInput(text), ...(clientUserMessageId ? { clientUserMessageId } : {}) })
+  }
+
+  steer(threadId: string, expectedTurnId: string, text: string | UserInput[], clientUserMessageId?: string): Promise<{ turnId: string }> {
+    return this.request('turn/steer', {
+      threadId,
+      expectedTurnId,
+      input: toInput(text),
+      ...(clientUserMessageId ? { clientUserMessageId } : {}),
+    })
+  }
+
+  interrupt(threadId: string, turnId: string): Promise<Record<string, never>> {
+    return this.request('turn/interrupt', { threadId, turnId })
+  }
+
+  /** Resolves with the first notification (from index `since` of `notifications`) that matches. */
+  waitFor(
+    method: string,
+    match: (params: Record<string, unknown>) => boolean = () => true,
+    options: { since?: number; timeoutMs?: number } = {},
+  ) {
+    const found = this.notifications.slice(options.since ?? 0).find((entry) => entry.method === method && match(entry.params))
+    if (found) return Promise.resolve(found.params)
+    return new Promise<Record<string, unknown>>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.off('notification', listener)
+        reject(new Error(`timed out waiting for ${method}`))
+      }, options.timeoutMs ?? 10_000)
+      const listener = (entry: Notification) => {
+        if (entry.method !== method || !match(entry.params)) return
+        clearTimeout(timer)
+        this.off('notification', listener)
+        resolve(entry.params)
+      }
+      this.on('notification', listener)
+    })
+  }
+
+  /** Waits for `turn/completed` of a turn. */
+  turnCompleted(threadId: string, turnId: string, timeoutMs?: number): Promise<{ turn: WireTurn }> {
+    return this.waitFor('turn/completed', (params) => params.threadId === threadId && (params.turn as WireTurn).id === turnId, {
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    }) as unknown as Promise<{ turn: WireTurn }>
+  }
+
+  /** Closes stdin (the server winds down) and waits for the process to exit. */
+  async close(): Promise<number | null> {
+    this.child?.stdin?.end()
+    this.#peer.close()
+    return this.#exited
+  }
+
+  async #serverRequest(method: string, params: Record<string, unknown>, id: RequestId): Promise<unknown> {
+    if (method === 'turn/hostInput/request') {
+      const answer = await this.onHostInput?.(params as unknown as HostInputRequest, id)
+      return answer === undefined ? ANSWERED : answer
+    }
+    if (method === 'item/commandExecution/requestApproval') return this.onApproval(params, id)
+    throw new RpcError(-32601, `unsupported server request ${method}`)
+  }
+}
+
+function toInput(text: string | UserInput[]): UserInput[] {
+  return typeof text === 'string' ? [{ type: 'text', text, text_elements: [] }] : text
+}
+
+export type { RpcResponse }

@@ -1,0 +1,82 @@
+import { z } from 'zod'
+import { invalidRequest } from './rpc-errors.js'
+
+/** Codex `UserInput`. The kernel renders text; images are kept as a text reference (documented). */
+export const userInputSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string(), text_elements: z.array(z.unknown()).optional() }),
+  z.object({ type: z.literal('image'), url: z.string() }),
+  z.object({ type: z.literal('localImage'), path: z.string() }),
+  z.object({ type: z.literal('skill'), name: z.string(), path: z.string() }),
+  z.object({ type: z.literal('mention'), name: z.string(), path: z.string() }),
+])
+export type UserInput = z.infer<typeof userInputSchema>
+
+export const hostInputCapabilitySchema = z.object({
+  version: z.number().int().optional(),
+  boundaries: z.array(z.string()).optional(),
+  timeoutMs: z.number().optional(),
+})
+
+export const initializeParamsSchema = z.object({
+  clientInfo: z.object({ name: z.string(), title: z.string().nullish(), version: z.string() }),
+  capabilities: z
+    .object({
+      experimentalApi: z.boolean().optional(),
+      optOutNotificationMethods: z.array(z.string()).nullish(),
+      hostInput: hostInputCapabilitySchema.nullish(),
+    })
+    .nullish(),
+})
+
+export const threadStartParamsSchema = z.object({ cwd: z.string().nullish(), model: z.string().nullish() }).nullish()
+export const threadResumeParamsSchema = z.object({ threadId: z.string(), cwd: z.string().nullish(), excludeTurns: z.boolean().nullish() })
+export const turnStartParamsSchema = z.object({
+  threadId: z.string(),
+  input: z.array(userInputSchema),
+  clientUserMessageId: z.string().nullish(),
+})
+export const turnSteerParamsSchema = z.object({
+  threadId: z.string(),
+  input: z.array(userInputSchema),
+  expectedTurnId: z.string(),
+  clientUserMessageId: z.string().nullish(),
+})
+export const turnInterruptParamsSchema = z.object({ threadId: z.string(), turnId: z.string() })
+const responsesContentSchema = z.object({ type: z.string(), text: z.string().optional() })
+export const responseItemSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('message'), role: z.enum(['user', 'developer', 'assistant']), content: z.array(responsesContentSchema) }),
+  z.object({ type: z.literal('function_call'), call_id: z.string(), name: z.string(), arguments: z.string() }),
+  z.object({ type: z.literal('function_call_output'), call_id: z.string(), output: z.string() }),
+])
+export const injectItemsParamsSchema = z.object({ threadId: z.string(), items: z.array(responseItemSchema) })
+export const hooksListParamsSchema = z.object({ cwds: z.array(z.string()).nullish(), threadId: z.string().nullish() }).nullish()
+
+/** Parses params, answering Codex-style `Invalid request: missing field \`x\`` on failure. */
+export function parseParams<T>(schema: z.ZodType<T>, params: unknown): T {
+  const parsed = schema.safeParse(params)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  const path = issue?.path.join('.') ?? ''
+  if (issue?.code === 'invalid_type' && (issue.input === undefined || issue.message.includes('undefined'))) {
+    throw invalidRequest(`Invalid request: missing field \`${path}\``)
+  }
+  throw invalidRequest(`Invalid request: ${path === '' ? '' : `${path}: `}${issue?.message ?? 'invalid params'}`)
+}
+
+/** The text the model sees for one `UserInput` (the kernel's messages are text only). */
+export function inputText(input: readonly UserInput[]): string {
+  return input
+    .map((entry) => {
+      switch (entry.type) {
+        case 'text':
+          return entry.text
+        case 'image':
+          return `[image: ${entry.url}]`
+        case 'localImage':
+          return `[image: ${entry.path}]`
+        default:
+          return `[${entry.type}: ${entry.name} ${entry.path}]`
+      }
+    })
+    .join('\n')
+}

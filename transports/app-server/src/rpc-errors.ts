@@ -1,0 +1,21 @@
+/** JSON-RPC error codes used on the wire (codex-app-server.md §8). */
+export const INVALID_REQUEST = -32600
+export const INTERNAL_ERROR = -32603
+export const SERVER_OVERLOADED = -32001
+
+/** An error a request handler throws to answer with `{error:{code,message}}`. */
+export class RpcError extends Error {
+  override readonly name = 'RpcError'
+  readonly code: number
+  readonly data: unknown
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message)
+    this.code = code
+    this.data = data
+  }
+}
+
+export function invalidRequest(message: string): RpcError {
+  return new RpcError(INVALID_REQUEST, message)
+}

@@ -1,0 +1,84 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { AppServerClient, type AppServerClientOptions } from '../src/client.js'
+
+const fixture = fileURLToPath(new URL('./fixtures/server.mjs', import.meta.url))
+
+export interface ScriptStep {
+  text?: string
+  tool_calls?: { name: string; input: unknown; id?: string }[]
+  error?: { message: string; retryable: boolean }
+}
+
+export interface TestServer {
+  client: AppServerClient
+  dir: string
+  script: string
+  record: string
+  /** The model requests so far: `{n, sessionId, turnId, step, attempt, request:{messages}}`. */
+  requests(): RecordedRequest[]
+  restart(options?: AppServerClientOptions): TestServer
+}
+
+export interface RecordedRequest {
+  n: number
+  sessionId: string
+  turnId: string
+  step: number
+  attempt: number
+  request: { messages: { role: string; content: { type: string; text?: string }[]; source: { kind: string } }[] }
+}
+
+/** Spawns the real server (`test/fixtures/server.mjs` over `dist/`) in a fresh directory with a script. */
+export function startServer(steps: ScriptStep[], options: AppServerClientOptions & { args?: string[]; dir?: string } = {}): TestServer {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'app-server-'))
+  const script = join(dir, 'script.json')
+  const record = join(dir, 'requests.jsonl')
+  writeFileSync(script, JSON.stringify({ steps }))
+  const spawnIt = (clientOptions: AppServerClientOptions): TestServer => {
+    const client = AppServerClient.spawn(
+      process.execPath,
+      [fixture, '--script', script, '--cwd', dir, '--record', record, ...(options.args ?? [])],
+      { ...clientOptions, cwd: dir, stderr: 'pipe' },
+    )
+    return {
+      client,
+      dir,
+      script,
+      record,
+      requests: () => {
+        let text = ''
+        try {
+          text = readFileSync(record, 'utf8')
+        } catch {
+          return []
+        }
+        return text
+          .split('\n')
+          .filter((line) => line.trim() !== '')
+          .map((line) => JSON.parse(line) as RecordedRequest)
+      },
+      restart: (next = {}) => spawnIt(next),
+    }
+  }
+  return spawnIt(options)
+}
+
+export const text = (message: { content: { type: string; text?: string }[] }) =>
+  message.content.map((block) => (block.type === 'text' ? block.text : '')).join('')
+
+export const userItem = (value: string) => ({
+  role: 'user' as const,
+  authority: 'user' as const,
+  content: [{ type: 'text' as const, text: value, text_elements: [] }],
+})
+export const hostItem = (value: string) => ({
+  role: 'developer' as const,
+  authority: 'host' as const,
+  content: [{ type: 'text' as const, text: value, text_elements: [] }],
+})
+
+export const methods = (client: AppServerClient) =>
+  client.received.map((message) => (message.method as string | undefined) ?? `response:${String(message.id)}`)

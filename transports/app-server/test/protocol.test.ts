@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { AppServerClient } from '../src/client.js'
+import { methods, startServer } from './harness.js'
+
+let client: AppServerClient | undefined
+afterEach(async () => {
+  await client?.close()
+  client = undefined
+})
+
+describe('framing, handshake and errors', () => {
+  it('answers JSON-RPC errors and stays up; logs malformed lines to stderr only', async () => {
+    const server = startServer([{ text: 'hi' }])
+    client = server.client
+    await expect(client.request('thread/start', {})).rejects.toMatchObject({ code: -32600, message: 'Not initialized' })
+    client.sendRaw('{not json')
+    client.sendRaw('{"jsonrpc":"2.0","id":"s1","method":"bogus/method","params":{}}')
+    const result = await client.initialize()
+    expect(result).toMatchObject({ platformFamily: 'unix' })
+    expect(result.hostInput).toBeUndefined()
+    await expect(client.initialize()).rejects.toMatchObject({ code: -32600, message: 'Already initialized' })
+    await expect(client.request('nope')).rejects.toMatchObject({ code: -32600, message: expect.stringContaining('unknown variant `nope`') })
+    await expect(client.request('turn/start', { input: [] })).rejects.toMatchObject({
+      message: 'Invalid request: missing field `threadId`',
+    })
+    const { thread } = await client.startThread()
+    await expect(
+      client.request('turn/steer', { threadId: thread.id, input: [{ type: 'text', text: 'x', text_elements: [] }] }),
+    ).rejects.toMatchObject({
+      message: 'Invalid request: missing field `expectedTurnId`',
+    })
+    await expect(client.steer(thread.id, 'nope', 'x')).rejects.toMatchObject({ message: 'no active turn to steer' })
+    await expect(client.interrupt(thread.id, 'nope')).rejects.toMatchObject({ message: 'no active turn to interrupt' })
+    const unknown = client.received.find((message) => message.id === 's1')
+    expect(unknown).toMatchObject({ error: { code: -32600 } })
+    expect(client.received.every((message) => !('jsonrpc' in message))).toBe(true)
+    const notifications = client.received.filter((message) => message.method !== undefined && message.id === undefined)
+    expect(notifications.length).toBeGreaterThan(0)
+    expect(notifications.every((message) => typeof message.emittedAtMs === 'number')).toBe(true)
+    expect(client.received.filter((message) => message.method === undefined).every((message) => !('emittedAtMs' in message))).toBe(true)
+    await client.close()
+    expect(client.stderr).toContain('Failed to deserialize JSONRPCMessage')
+  })
+
+  it('runs a tool-using turn with Codex-ordered notifications and lists hooks', async () => {
+    const server = startServer([{ tool_calls: [{ name: 'echo', input: { text: 'a' }, id: 'call_a' }] }, { text: 'done' }])
+    client = server.client
+    await client.initialize()
+    const { thread } = await client.startThread()
+    expect(thread.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/)
+    await client.waitFor('thread/started')
+    const startedAt = methods(client).indexOf('thread/started')
+    expect(methods(client)[startedAt - 1]).toMatch(/^response:/)
+    const since = client.received.length
+    const { turn } = await client.startTurn(thread.id, 'hello', 'c-1')
+    expect(turn).toMatchObject({ status: 'inProgress', items: [], itemsView: 'notLoaded' })
+    const done = await client.turnCompleted(thread.id, turn.id)
+    expect(done.turn).toMatchObject({
+      id: turn.id,
+      status: 'completed',
+      itemsView: 'summary',
+      items: [{ type: 'agentMessage', text: 'done' }],
+    })
+    const order = methods(client).slice(since)
+    expect(order).toEqual([
+      expect.stringMatching(/^response:/),
+      'thread/status/changed',
+      'turn/started',
+      'hook/started',
+      'hook/completed',
+      'item/started',
+      'item/completed',
+      'item/started',
+      'item/completed',
+      'item/started',
+      'item/completed',
+      'hook/started',
+      'hook/completed',
+      'thread/status/changed',
+      'turn/completed',
+    ])
+    const items = client.notifications.filter((entry) => entry.method === 'item/completed').map((entry) => entry.params.item)
+    expect(items).toEqual([
+      expect.objectContaining({ type: 'userMessage', clientId: 'c-1', content: [{ type: 'text', text: 'hello', text_elements: [] }] }),
+      expect.objectContaining({ type: 'commandExecution', id: 'call_a', status: 'completed', aggregatedOutput: 'echo: a' }),
+      expect.objectContaining({ type: 'agentMessage', text: 'done' }),
+    ])
+    const sessionStart = client.notifications.find((entry) => entry.method === 'hook/completed')
+    expect(sessionStart?.params).toMatchObject({ threadId: thread.id, turnId: turn.id, run: { eventName: 'sessionStart' } })
+    const failed = (await client.startTurn(thread.id, 'again')).turn
+    const ended = await client.turnCompleted(thread.id, failed.id)
+    expect(ended.turn).toMatchObject({ status: 'failed', error: { message: expect.stringContaining('script exhausted') } })
+    const hooks = await client.request<{ data: unknown[] }>('hooks/list', { cwds: ['/x'] })
+    expect(hooks).toEqual({ data: [{ cwd: '/x', hooks: [], warnings: [], errors: [] }] })
+  })
+})
