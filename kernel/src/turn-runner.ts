@@ -106,44 +106,34 @@ async function loop(rt: SessionRuntime, turn: TurnInfo, input: Message[], signal
       if (reason) rt.notice('warning', `turn blocked: ${reason}`, 'kernel')
       return { status: 'blocked', ...(reason === undefined ? {} : { reason }) }
     }
-    if (afterFinal && !enteredInput) {
-      // The final-boundary input was all dropped: this is the final boundary again, with no new sample.
-      const end = await finalBoundary(rt, turn, step, signal, held)
-      if ('continueWith' in end) {
-        ;({ fresh, freshClaims, fromFinalBoundary } = end.continueWith)
+    // Final-boundary input that was all dropped leaves nothing new to sample: back to the final boundary.
+    const sample = !(afterFinal && !enteredInput)
+    if (sample) {
+      const request = await rt.hooks.modelRequest.promise(
+        {
+          ...(rt.options.system === undefined ? {} : { system: rt.options.system }),
+          messages: [...rt.transcript.messages],
+          tools: rt.tools.specs(),
+        },
+        base,
+      )
+      const response = await callModel(rt.model, request, {
+        signal,
+        sessionId,
+        turnId: turn.id,
+        step,
+        retry: rt.options.modelRetry,
+        onRetry: (message) => rt.notice('warning', message, 'kernel'),
+      })
+      const assistant = assistantMessage(response.content)
+      rt.recordMessage(turn.id, assistant)
+      const calls = toolCallsOf(assistant)
+      if (calls.length > 0) {
+        const halt = await runToolCalls(rt, base, calls)
+        signal.throwIfAborted()
+        if (halt) return halted(rt, halt)
         continue
       }
-      const outcome = await stopping(rt, base, stopHookActive, continues)
-      if (outcome.end) return outcome.end
-      stopHookActive = true
-      continues = outcome.continues
-      continue
-    }
-
-    const request = await rt.hooks.modelRequest.promise(
-      {
-        ...(rt.options.system === undefined ? {} : { system: rt.options.system }),
-        messages: [...rt.transcript.messages],
-        tools: rt.tools.specs(),
-      },
-      base,
-    )
-    const response = await callModel(rt.model, request, {
-      signal,
-      sessionId,
-      turnId: turn.id,
-      step,
-      retry: rt.options.modelRetry,
-      onRetry: (message) => rt.notice('warning', message, 'kernel'),
-    })
-    const assistant = assistantMessage(response.content)
-    rt.recordMessage(turn.id, assistant)
-    const calls = toolCallsOf(assistant)
-    if (calls.length > 0) {
-      const halt = await runToolCalls(rt, base, calls)
-      signal.throwIfAborted()
-      if (halt) return halted(rt, halt)
-      continue
     }
 
     const end = await finalBoundary(rt, turn, step, signal, held)
