@@ -96,8 +96,8 @@ async function loop(rt: SessionRuntime, turn: TurnInfo, input: Message[], signal
     for (const message of entered) rt.recordMessage(turn.id, message)
     for (const message of decision.context ?? []) rt.recordMessage(turn.id, message)
     const dropReason = decision.kind === 'reject' ? (decision.reason ?? 'rejected by agent/pre-step') : 'dropped by agent/pre-step'
-    settleClaims(rt, turn, stepClaims, new Set(entered), dropReason)
-    const enteredInput = entered.some((message) => message.role === 'user')
+    settleClaims(rt, turn, stepClaims, entered, dropReason)
+    const enteredInput = entered.some((message) => message.role === 'user' || isInputItem(message, stepInput))
     recordedInput ||= enteredInput
 
     if (decision.kind === 'enter' && decision.halt) return halted(rt, decision.halt)
@@ -162,7 +162,7 @@ async function finalBoundary(
   held.push(...claims)
   const messages = claimedMessages(rt, claims)
   if (messages.length === 0) {
-    settleClaims(rt, turn, claims, new Set(), 'already recorded')
+    settleClaims(rt, turn, claims, [], 'already recorded')
     return { stop: true }
   }
   return { continueWith: { fresh: messages, freshClaims: claims, fromFinalBoundary: true } }
@@ -202,7 +202,7 @@ function halted(rt: SessionRuntime, halt: Halt): TurnEnd {
 }
 
 function settleEmptyStep(rt: SessionRuntime, turn: TurnInfo, claims: HeldClaim[]): TurnEnd {
-  settleClaims(rt, turn, claims, new Set(), 'already recorded')
+  settleClaims(rt, turn, claims, [], 'already recorded')
   return { status: 'completed' }
 }
 
@@ -223,15 +223,17 @@ function claimedMessages(rt: SessionRuntime, claims: HeldClaim[]): Message[] {
  * Accepts each claim after its items are in the log: recorded ones as `recorded`, the rest as dropped
  * by policy (logged, a notice, never redelivered). The log reaches disk before any `accept()`.
  */
-function settleClaims(rt: SessionRuntime, turn: TurnInfo, claims: HeldClaim[], recorded: ReadonlySet<Message>, reason: string): void {
+function settleClaims(rt: SessionRuntime, turn: TurnInfo, claims: HeldClaim[], entered: readonly Message[], reason: string): void {
   const open = claims.filter((held) => !held.settled)
   if (open.length === 0) return
+  const enteredIds = new Set(entered.map(steeringItemIdOf))
+  const recorded = (message: Message) => entered.includes(message) || enteredIds.has(steeringItemIdOf(message))
   for (const held of open) {
     const itemIds: string[] = []
     const droppedIds: string[] = []
     for (const message of held.messages) {
       const id = message.meta?.steeringItemId as string
-      if (recorded.has(message) || rt.transcript.recordedSteeringIds.has(id)) itemIds.push(id)
+      if (recorded(message) || rt.transcript.recordedSteeringIds.has(id)) itemIds.push(id)
       else droppedIds.push(id)
     }
     rt.append({
@@ -252,8 +254,20 @@ function settleClaims(rt: SessionRuntime, turn: TurnInfo, claims: HeldClaim[], r
     held.settled = true
     for (const message of held.messages) {
       const id = message.meta?.steeringItemId as string
-      if (!recorded.has(message) && !rt.transcript.recordedSteeringIds.has(id)) held.claim.drop?.(id, reason)
+      if (!recorded(message) && !rt.transcript.recordedSteeringIds.has(id)) held.claim.drop?.(id, reason)
     }
     held.claim.accept()
   }
+}
+
+function steeringItemIdOf(message: Message): string | undefined {
+  const id = message.meta?.steeringItemId
+  return typeof id === 'string' ? id : undefined
+}
+
+/** A message that came from this step's input: the same object, or a tap's rewrite of the same steering item. */
+function isInputItem(message: Message, input: readonly Message[]): boolean {
+  if (input.includes(message)) return true
+  const id = steeringItemIdOf(message)
+  return id !== undefined && input.some((item) => steeringItemIdOf(item) === id)
 }

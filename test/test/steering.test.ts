@@ -226,6 +226,32 @@ describe('host steering at boundaries', () => {
     expect(host.source().claims[0]).toMatchObject({ settlements: ['accept'], dropped: ['d'] })
   })
 
+  it('a tap may rewrite a steered item (here into developer context): it still counts as recorded and continues the turn', async () => {
+    const host = hostSource((boundary) => (boundary.kind === 'final' && boundary.step === 1 ? [text('host note', 'h-1')] : undefined))
+    const rewrite = plugin('rewrite', (kernel) => {
+      kernel.hooks.preStep.tap('as-developer', (decision) =>
+        decision.kind === 'enter'
+          ? {
+              ...decision,
+              messages: decision.messages.map((message) =>
+                message.source.kind === 'steering' ? { ...message, role: 'developer' as const, meta: { ...message.meta } } : message,
+              ),
+            }
+          : decision,
+      )
+    })
+    const { kernel, model } = setup([{ text: 'first' }, { text: 'after the note' }], [host.provider, rewrite])
+    const session = await kernel.startSession()
+    const result = await session.run('go')
+    expect(result.lastAssistantMessage).toBe('after the note')
+    expect(flatten(model.requests[1]!.messages).slice(-1)).toEqual(['developer:host note'])
+    expect(host.source().claims[0]).toMatchObject({ settlements: ['accept'], dropped: [] })
+    expect(readEvents(session.transcriptPath).find((event) => event.type === 'steering/accepted')).toMatchObject({
+      itemIds: ['h-1'],
+      droppedIds: [],
+    })
+  })
+
   it('a redelivered item (same id) is recognised and not recorded twice', async () => {
     const host = hostSource((boundary) => (boundary.step <= 2 ? [text('only once', 'dup-1')] : undefined))
     const { kernel, model } = setup(
