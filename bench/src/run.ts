@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
+import { appServerBench } from './app-server.bench.js'
 import { codexConcurrencyBench } from './codex-concurrency.bench.js'
 import { codexHookOverheadBench } from './codex-hook-overhead.bench.js'
 import { codexRealBench } from './codex-vs-real.bench.js'
@@ -20,11 +21,12 @@ const BENCHES: Record<string, () => Promise<Section>> = {
   'codex-overhead': () => codexHookOverheadBench({ calls: 200, warmup: 20 }),
   'codex-concurrency': () => codexConcurrencyBench({ handlers: 8, runs: 10, warmup: 2 }),
   'codex-real': () => codexRealBench({ calls: 40, reps: 8, kernelReps: 10 }),
+  'app-server': () => appServerBench({ steps: 2000, runs: 5, threadSteps: 500, threads: 8, concurrencyRuns: 4, warmupSteps: 300 }),
 }
 /** Run order: the loop first, so that its RSS samples are not inflated by the garbage of the dispatch runs. */
-const DEFAULT = ['loop', 'session-log', 'dispatch', 'codex-overhead', 'codex-concurrency']
+const DEFAULT = ['loop', 'session-log', 'dispatch', 'codex-overhead', 'codex-concurrency', 'app-server']
 /** Print order. */
-const ORDER = ['dispatch', 'dispatch-breakdown', 'loop', 'session-log', 'codex-overhead', 'codex-concurrency', 'codex-real']
+const ORDER = ['dispatch', 'dispatch-breakdown', 'loop', 'session-log', 'codex-overhead', 'codex-concurrency', 'codex-real', 'app-server']
 
 const chosen = process.argv.slice(2)
 for (const name of chosen) if (!(name in BENCHES)) throw new Error(`unknown benchmark "${name}"; known: ${Object.keys(BENCHES).join(', ')}`)
