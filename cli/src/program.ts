@@ -11,7 +11,9 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 /** The `harness` program. Actions report their exit code through `exit`; commander errors are thrown (exitOverride). */
 export function buildProgram(io: CliIo, exit: (code: number) => void): Command {
   const program = new Command('harness')
-    .description("Run a coding-agent harness composed of kernel plugins, inspect its sessions, manage the user's Codex hooks, and serve the App Server protocol.")
+    .description(
+      "Run a coding-agent harness composed of kernel plugins, inspect its sessions, manage the user's Codex hooks, and serve the App Server protocol.",
+    )
     .version(version)
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
