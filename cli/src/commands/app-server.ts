@@ -6,31 +6,21 @@ import { BYPASS_HOOK_TRUST_WARNING, codexSetup, loadHooks } from '../codex/codex
 import { createHarness } from '../create-harness.js'
 import { EXIT } from '../exit-codes.js'
 import type { CliIo } from '../io.js'
-import { MODEL_USAGE } from '../model-spec.js'
 import { hookListEntry } from '../render/hook-list.js'
 import { watchSignals } from '../signals.js'
+import { type HarnessOptions, withHarnessOptions } from './harness-options.js'
 
-export interface AppServerCommandOptions {
-  model?: string
-  config?: string
-  sessionsDir?: string
-  cwd?: string
-  codexHome?: string
-  dangerouslyBypassHookTrust?: boolean
+export interface AppServerCommandOptions extends HarnessOptions {
   hostInputTimeout?: string
   steerOnTurnEnd?: string
 }
 
 export function addAppServerCommand(parent: Command, io: CliIo, exit: (code: number) => void): Command {
-  return parent
-    .command('app-server')
-    .description('serve the Codex App Server v2 protocol (JSON-RPC, one JSON object per line) on stdin/stdout; logs go to stderr')
-    .option('--model <spec>', `the model: ${MODEL_USAGE.replace('--model ', '')} (default: the config's, else HARNESS_MODEL)`)
-    .option('--config <file>', 'a config file (default: harness.config.{mjs,js,ts,mts} in the working directory)')
-    .option('--sessions-dir <dir>', 'where session logs go (default: .harness/sessions)')
-    .option('--cwd <dir>', 'the working directory (default: the current one)')
-    .option('--codex-home <dir>', "where the user's Codex hooks and trust state are (default: $CODEX_HOME, else ~/.codex)")
-    .option('--dangerously-bypass-hook-trust', 'run Codex hooks without trust checks (hooks with enabled = false still do not run)')
+  return withHarnessOptions(
+    parent
+      .command('app-server')
+      .description('serve the Codex App Server v2 protocol (JSON-RPC, one JSON object per line) on stdin/stdout; logs go to stderr'),
+  )
     .option('--host-input-timeout <ms>', 'host-input timeout when a client asks for none (1000-600000; default 30000)')
     .option('--steer-on-turn-end <mode>', 'a steer a completed turn did not record: drop (report turn/steer/dropped, default) or nextTurn')
     .action(async (options: AppServerCommandOptions) => exit(await appServer(options, io)))

@@ -6,36 +6,26 @@ import { BYPASS_HOOK_TRUST_WARNING } from '../codex/codex-setup.js'
 import { createHarness, NO_MODEL_HINT } from '../create-harness.js'
 import { exitCodeForStatus } from '../exit-codes.js'
 import { type CliIo, writeJson } from '../io.js'
-import { MODEL_USAGE } from '../model-spec.js'
 import { progressReporter } from '../progress-reporter.js'
 import { readPrompt } from '../read-prompt.js'
 import { signalExitCode, watchSignals } from '../signals.js'
 import { colorEnabled } from '../style.js'
+import { type HarnessOptions, withHarnessOptions } from './harness-options.js'
 
-export interface RunOptions {
-  model?: string
-  config?: string
+export interface RunOptions extends HarnessOptions {
   json?: boolean
-  sessionsDir?: string
-  cwd?: string
   resume?: string
-  codexHome?: string
-  dangerouslyBypassHookTrust?: boolean
 }
 
 export function addRunCommand(parent: Command, io: CliIo, exit: (code: number) => void): Command {
-  return parent
-    .command('run')
-    .description('run one turn: a new session, or the next turn of a resumed one')
-    .argument('[prompt]', 'the prompt; "-" or none reads it from stdin')
-    .option('--model <spec>', `the model: ${MODEL_USAGE.replace('--model ', '')} (default: the config's, else HARNESS_MODEL)`)
-    .option('--config <file>', 'a config file (default: harness.config.{mjs,js,ts,mts} in the working directory)')
+  return withHarnessOptions(
+    parent
+      .command('run')
+      .description('run one turn: a new session, or the next turn of a resumed one')
+      .argument('[prompt]', 'the prompt; "-" or none reads it from stdin'),
+  )
     .option('--json', 'print one JSON object { sessionId, transcriptPath, turn } on stdout')
-    .option('--sessions-dir <dir>', 'where session logs go (default: .harness/sessions)')
-    .option('--cwd <dir>', 'the working directory (default: the current one)')
     .option('--resume <id>', 'resume this session and run the prompt as its next turn')
-    .option('--codex-home <dir>', "where the user's Codex hooks and trust state are (default: $CODEX_HOME, else ~/.codex)")
-    .option('--dangerously-bypass-hook-trust', 'run Codex hooks without trust checks (hooks with enabled = false still do not run)')
     .action(async (prompt: string | undefined, options: RunOptions) => exit(await run(prompt, options, io)))
 }
 
