@@ -2,13 +2,12 @@ import { resolve } from 'node:path'
 import { createAppServer, createAppServerBridge, type HooksListEntry } from '@harness-kernel/app-server'
 import type { Command } from 'commander'
 import { CliError } from '../cli-error.js'
-import { BYPASS_HOOK_TRUST_WARNING, codexSetup, loadHooks } from '../codex/codex-setup.js'
-import { createHarness } from '../create-harness.js'
+import { codexSetup, loadHooks } from '../codex/codex-setup.js'
 import { EXIT } from '../exit-codes.js'
 import type { CliIo } from '../io.js'
 import { hookListEntry } from '../render/hook-list.js'
 import { watchSignals } from '../signals.js'
-import { type HarnessOptions, withHarnessOptions } from './harness-options.js'
+import { type HarnessOptions, harnessFromOptions, withHarnessOptions } from './harness-options.js'
 
 export interface AppServerCommandOptions extends HarnessOptions {
   hostInputTimeout?: string
@@ -37,19 +36,7 @@ export async function appServer(options: AppServerCommandOptions, io: CliIo): Pr
     throw new CliError(`--host-input-timeout must be a number of milliseconds, got ${options.hostInputTimeout}`)
   }
   const bridge = createAppServerBridge()
-  const { kernel } = await createHarness({
-    cwd,
-    ...(options.config === undefined ? {} : { config: options.config }),
-    ...(options.model === undefined ? {} : { model: options.model }),
-    ...(options.sessionsDir === undefined ? {} : { sessionsDir: options.sessionsDir }),
-    env: io.env,
-    codex: {
-      ...(options.codexHome === undefined ? {} : { codexHome: options.codexHome }),
-      ...(options.dangerouslyBypassHookTrust ? { trust: 'all' as const } : {}),
-    },
-    plugins: [bridge.plugin],
-  })
-  if (options.dangerouslyBypassHookTrust) io.stderr.write(`harness: warning: ${BYPASS_HOOK_TRUST_WARNING}\n`)
+  const kernel = await harnessFromOptions(options, io, cwd, [bridge.plugin])
   const server = createAppServer({
     kernel,
     bridge,

@@ -2,15 +2,14 @@ import { resolve } from 'node:path'
 import { type Kernel, KernelError, type Session } from '@harness-kernel/kernel'
 import type { Command } from 'commander'
 import { CliError } from '../cli-error.js'
-import { BYPASS_HOOK_TRUST_WARNING } from '../codex/codex-setup.js'
-import { createHarness, NO_MODEL_HINT } from '../create-harness.js'
+import { NO_MODEL_HINT } from '../create-harness.js'
 import { exitCodeForStatus } from '../exit-codes.js'
 import { type CliIo, writeJson } from '../io.js'
 import { progressReporter } from '../progress-reporter.js'
 import { readPrompt } from '../read-prompt.js'
 import { signalExitCode, watchSignals } from '../signals.js'
 import { colorEnabled } from '../style.js'
-import { type HarnessOptions, withHarnessOptions } from './harness-options.js'
+import { type HarnessOptions, harnessFromOptions, withHarnessOptions } from './harness-options.js'
 
 export interface RunOptions extends HarnessOptions {
   json?: boolean
@@ -32,19 +31,9 @@ export function addRunCommand(parent: Command, io: CliIo, exit: (code: number) =
 export async function run(promptArgument: string | undefined, options: RunOptions, io: CliIo): Promise<number> {
   const cwd = resolve(io.cwd, options.cwd ?? '.')
   const prompt = await readPrompt(promptArgument, io)
-  const { kernel } = await createHarness({
-    cwd,
-    ...(options.config === undefined ? {} : { config: options.config }),
-    ...(options.model === undefined ? {} : { model: options.model }),
-    ...(options.sessionsDir === undefined ? {} : { sessionsDir: options.sessionsDir }),
-    env: io.env,
-    codex: {
-      ...(options.codexHome === undefined ? {} : { codexHome: options.codexHome }),
-      ...(options.dangerouslyBypassHookTrust ? { trust: 'all' as const } : {}),
-    },
-    plugins: [progressReporter({ stream: io.stderr, color: colorEnabled(io.stderr, io.env) })],
-  })
-  if (options.dangerouslyBypassHookTrust) io.stderr.write(`harness: warning: ${BYPASS_HOOK_TRUST_WARNING}\n`)
+  const kernel = await harnessFromOptions(options, io, cwd, [
+    progressReporter({ stream: io.stderr, color: colorEnabled(io.stderr, io.env) }),
+  ])
   let session: Session | undefined
   const signals = watchSignals((signal) => session?.interrupt(`interrupted by ${signal}`), io.stderr)
   try {
