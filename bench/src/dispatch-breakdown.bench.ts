@@ -7,10 +7,10 @@ import {
   isVeto,
   type PreToolDecision,
   preToolDecisionSchema,
-  type Session,
   type ToolCallPayload,
 } from '@harness-kernel/kernel'
 import { AsyncSeriesWaterfallHook } from 'tapable'
+import { type Hook, type Mode, payload, type TapFn, tapFn } from './dispatch-fixtures.js'
 import { compare, fmt, type Stats } from './measure.js'
 import type { Section } from './report.js'
 
@@ -21,23 +21,9 @@ import type { Section } from './report.js'
  * Opt-in: `npm run bench -- dispatch-breakdown`.
  */
 
-type Hook = AsyncSeriesWaterfallHook<[PreToolDecision, ToolCallPayload]>
-type TapFn = (decision: PreToolDecision, payload: ToolCallPayload) => Promise<PreToolDecision>
-type Mode = 'keep' | 'allow'
 type Wrap = (fn: TapFn) => TapFn
 
 const TAPS = 10
-const tapFn: Record<Mode, TapFn> = {
-  keep: (async () => undefined) as unknown as TapFn,
-  allow: async () => ({ kind: 'allow' }),
-}
-const payload: ToolCallPayload = {
-  session: {} as Session,
-  turn: { id: 'turn-1', number: 1 },
-  step: 1,
-  signal: new AbortController().signal,
-  call: { id: 'call_1', name: 'noop', input: {} },
-}
 
 function wrapped(mode: Mode, wrap: Wrap = (fn) => fn): Hook {
   const hook: Hook = new AsyncSeriesWaterfallHook(['decision', 'payload'])

@@ -1,16 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createKernel, definePlugin, type PreToolDecision, type Session, type ToolCallPayload } from '@harness-kernel/kernel'
+import { createKernel, definePlugin } from '@harness-kernel/kernel'
 import { AsyncSeriesWaterfallHook } from 'tapable'
+import { type Hook, type Mode, payload, tapFn } from './dispatch-fixtures.js'
 import { compare, fmt, type Stats } from './measure.js'
 import type { Section } from './report.js'
 
-type Hook = AsyncSeriesWaterfallHook<[PreToolDecision, ToolCallPayload]>
-type TapFn = (decision: PreToolDecision, payload: ToolCallPayload) => Promise<PreToolDecision>
-
-/** `keep`: every tap resolves undefined (the value is kept); `allow`: every tap returns a fresh decision, so the kernel validates it. */
-type Mode = 'keep' | 'allow'
 interface Config {
   taps: number
   mode: Mode
@@ -24,19 +20,6 @@ const CONFIGS: Config[] = [
   { taps: 10, mode: 'allow' },
 ]
 const TARGET = 1.5
-
-const tapFn: Record<Mode, TapFn> = {
-  keep: (async () => undefined) as unknown as TapFn,
-  allow: async () => ({ kind: 'allow' }),
-}
-
-const payload: ToolCallPayload = {
-  session: {} as Session,
-  turn: { id: 'turn-1', number: 1 },
-  step: 1,
-  signal: new AbortController().signal,
-  call: { id: 'call_1', name: 'noop', input: {} },
-}
 
 const label = ({ taps, mode }: Config) => (taps === 0 ? '0 taps' : `${taps} tap${taps === 1 ? '' : 's'}, ${mode}`)
 

@@ -4,10 +4,9 @@
  * kernel tool call, and invalid ones surface as notices while the other groups still run.
  */
 import { readFileSync } from 'node:fs'
-import { definePlugin, defineTool, type SessionEvent } from '@harness-kernel/kernel'
+import type { SessionEvent } from '@harness-kernel/kernel'
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
-import { codexHarnessPerTest, hookRuns, rec } from './codex-harness.js'
+import { codexHarnessPerTest, hookRuns, interrupter, rec } from './codex-harness.js'
 
 const setup = codexHarnessPerTest()
 
@@ -19,24 +18,6 @@ const warnings = (path: string) =>
     .map((line) => JSON.parse(line) as SessionEvent)
     .flatMap((event) => (event.type === 'notice' && event.source === 'codex-hooks' ? [event.text] : []))
     .filter((text) => !text.startsWith('Codex hook trust is bypassed'))
-
-/** A tool that interrupts its own turn, so the kernel fires `agent/interrupt`. */
-const interrupter = definePlugin({
-  name: 'interrupter',
-  setup(kernel) {
-    kernel.registerTool(
-      defineTool({
-        name: 'interrupt_me',
-        description: 'interrupts the turn',
-        inputSchema: z.object({}),
-        async execute(_input, { session }) {
-          session.interrupt('stop right there')
-          return { output: 'interrupted', isError: false }
-        },
-      }),
-    )
-  },
-})
 
 describe('matchers select real hook processes (items 23–28)', () => {
   const matching = ['', '*', 'Bash', 'Edit|Bash', 'Bash|Ba', '^Bash$', '^Ba', 'B.*', '.*sh', 'Bas?h', 'a.h', 'B.s', 'Bash$', '(Bash)']

@@ -4,11 +4,10 @@
  * neither compacts nor spawns subagents, so those four events are fired on the kernel's hooks, as a plugin would.
  */
 import { readFileSync } from 'node:fs'
-import { definePlugin, defineTool, type KernelApi, type SessionEvent, textOf } from '@harness-kernel/kernel'
+import { definePlugin, type KernelApi, type SessionEvent, textOf } from '@harness-kernel/kernel'
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
 import { CODEX_EVENTS } from '../src/index.js'
-import { codexHarnessPerTest, hookRuns, rec } from './codex-harness.js'
+import { codexHarnessPerTest, hookRuns, interrupter, rec } from './codex-harness.js'
 
 const setup = codexHarnessPerTest()
 const signal = new AbortController().signal
@@ -29,23 +28,6 @@ const askForShell = definePlugin({
     kernel.hooks.toolPreExecute.tap('ask', (decision, { call }) =>
       call.name === 'shell' ? { kind: 'ask', reason: 'need to write a file' } : decision,
     ),
-})
-
-const interrupter = definePlugin({
-  name: 'interrupter',
-  setup(kernel) {
-    kernel.registerTool(
-      defineTool({
-        name: 'interrupt_me',
-        description: 'interrupts the turn',
-        inputSchema: z.object({}),
-        async execute(_input, { session }) {
-          session.interrupt('stop right there')
-          return { output: 'interrupted', isError: false }
-        },
-      }),
-    )
-  },
 })
 
 describe('payloads of all 12 events (items 45, 46, 49, 50, 51)', () => {

@@ -2,10 +2,19 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createKernel, type Kernel, type KernelOptions, type Plugin, type SessionEvent } from '@harness-kernel/kernel'
+import {
+  createKernel,
+  definePlugin,
+  defineTool,
+  type Kernel,
+  type KernelOptions,
+  type Plugin,
+  type SessionEvent,
+} from '@harness-kernel/kernel'
 import { type ScriptStep, scriptedModel } from '@harness-kernel/scripted-model'
 import { tools } from '@harness-kernel/tools'
 import { afterEach } from 'vitest'
+import { z } from 'zod'
 import { type CodexHooksOptions, codexHooks } from '../src/index.js'
 
 export const RECORDER = fileURLToPath(new URL('./fixtures/recorder.sh', import.meta.url))
@@ -111,3 +120,21 @@ export function hookRuns(path: string): (SessionEvent & { type: 'hook/run' })[] 
     .map((line) => JSON.parse(line) as SessionEvent)
     .filter((event): event is SessionEvent & { type: 'hook/run' } => event.type === 'hook/run')
 }
+
+/** A tool that interrupts its own turn, so the kernel fires `agent/interrupt`. */
+export const interrupter = definePlugin({
+  name: 'interrupter',
+  setup(kernel) {
+    kernel.registerTool(
+      defineTool({
+        name: 'interrupt_me',
+        description: 'interrupts the turn',
+        inputSchema: z.object({}),
+        async execute(_input, { session }) {
+          session.interrupt('stop right there')
+          return { output: 'interrupted', isError: false }
+        },
+      }),
+    )
+  },
+})
