@@ -19,19 +19,21 @@ export type PreStepDecision =
 export const preToolDecisionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('allow'), input: z.unknown().optional(), context, halt: haltSchema.optional() }),
   z.object({ kind: z.literal('ask'), reason: z.string().optional(), context }),
-  z.object({ kind: z.literal('deny'), reason: z.string(), context }),
+  z.object({ kind: z.literal('deny'), reason: z.string(), context, halt: haltSchema.optional() }),
 ])
+/** `deny` with `halt`: the call is answered with `reason` and the turn ends after this step (a deferred call). */
 export type PreToolDecision =
   | { kind: 'allow'; input?: unknown; context?: Message[]; halt?: Halt }
   | { kind: 'ask'; reason?: string; context?: Message[] }
-  | { kind: 'deny'; reason: string; context?: Message[] }
+  | { kind: 'deny'; reason: string; context?: Message[]; halt?: Halt }
 
 export const permissionDecisionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('undecided') }),
-  z.object({ kind: z.literal('allow') }),
+  z.object({ kind: z.literal('allow'), input: z.unknown().optional() }),
   z.object({ kind: z.literal('deny'), reason: z.string() }),
 ])
-export type PermissionDecision = { kind: 'undecided' } | { kind: 'allow' } | { kind: 'deny'; reason: string }
+/** `allow` with `input`: the call runs with that input instead (a permission hook's rewrite). */
+export type PermissionDecision = { kind: 'undecided' } | { kind: 'allow'; input?: unknown } | { kind: 'deny'; reason: string }
 
 export const postToolDecisionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('accept'), output: z.string().optional(), context, halt: haltSchema.optional() }),

@@ -37,9 +37,16 @@ export interface ModelCallOptions {
   onTextDelta?: (text: string) => void
 }
 
+/** What a provider's API accepts beyond the common ground; plugins pick renderings from it. */
+export interface ModelCapabilities {
+  /** `developer` messages anywhere in `messages` are sent as system-role messages in place (not hoisted or rewritten). */
+  systemMessagesInConversation?: boolean
+}
+
 /** The `model` service. Providers translate `ModelRequest` to their API and back. */
 export interface ModelProvider {
   readonly id: string
+  readonly capabilities?: ModelCapabilities
   generate(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse>
 }
 

@@ -72,13 +72,15 @@ async function runToolCall(runtime: SessionRuntime, step: StepPayload, block: To
   const logCall = (input: unknown, decision: string) =>
     runtime.append({ type: 'tool/call', turnId: step.turn.id, step: step.step, callId: call.id, name: call.name, input, decision })
   if (verdict.kind === 'deny') {
-    logCall(call.input, 'deny')
-    return { result: { output: verdict.reason, isError: true }, context, halt: undefined }
+    const halt = pre.kind === 'deny' ? pre.halt : undefined
+    logCall(call.input, halt ? 'deny-halt' : 'deny')
+    return { result: { output: verdict.reason, isError: true }, context, halt }
   }
   // Interrupted while policy decided: the tool never starts, and no post-execute runs for it.
   if (step.signal.aborted) return { result: INTERRUPTED, context, halt: undefined }
-  const input = pre.kind === 'allow' && pre.input !== undefined ? pre.input : call.input
-  logCall(input, pre.kind === 'allow' && pre.input !== undefined ? 'allow-rewritten' : 'allow')
+  const rewritten = verdict.input ?? (pre.kind === 'allow' ? pre.input : undefined)
+  const input = rewritten !== undefined ? rewritten : call.input
+  logCall(input, rewritten !== undefined ? 'allow-rewritten' : 'allow')
   const result = await execute(runtime, step, { ...call, input })
   const post: PostToolDecision = await runtime.hooks.toolPostExecute.promise(
     { kind: 'accept' },
@@ -92,7 +94,7 @@ async function runToolCall(runtime: SessionRuntime, step: StepPayload, block: To
   return { result: final, context, halt }
 }
 
-type Verdict = { kind: 'allow' } | { kind: 'deny'; reason: string }
+type Verdict = { kind: 'allow'; input?: unknown } | { kind: 'deny'; reason: string }
 
 async function permission(runtime: SessionRuntime, payload: StepPayload & { call: ToolCall }, pre: PreToolDecision): Promise<Verdict> {
   if (pre.kind !== 'ask') return pre.kind === 'deny' ? pre : { kind: 'allow' }

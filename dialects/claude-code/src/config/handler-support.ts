@@ -1,0 +1,14 @@
+import { isClaudeEvent, isProducedEvent, UNPRODUCED_EVENTS } from '../events.js'
+import { type ClaudeHandler, isRunnableType } from '../types.js'
+
+const KNOWN_UNSUPPORTED_TYPES = new Set(['agent', 'mcp_tool'])
+
+/** Why the kernel cannot run a handler at all: its event is unknown or never produced, or its type is not run. */
+export function unsupportedReason(handler: ClaudeHandler): string | undefined {
+  const { event } = handler
+  if (!isClaudeEvent(event)) return `unknown event ${JSON.stringify(event)}`
+  if (!isProducedEvent(event)) return `never fired: ${UNPRODUCED_EVENTS[event]}`
+  if (isRunnableType(handler)) return undefined
+  if (KNOWN_UNSUPPORTED_TYPES.has(handler.type)) return `handler type ${JSON.stringify(handler.type)} is not supported by the kernel`
+  return `unknown handler type ${JSON.stringify(handler.type)}`
+}

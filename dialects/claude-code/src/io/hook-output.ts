@@ -1,0 +1,127 @@
+import { z } from 'zod'
+
+const permissionRequestDecision = z.looseObject({
+  behavior: z.enum(['allow', 'deny']),
+  updatedInput: z.record(z.string(), z.unknown()).optional(),
+  updatedPermissions: z.array(z.unknown()).optional(),
+  message: z.string().optional(),
+  interrupt: z.boolean().optional(),
+})
+
+const hookSpecificOutput = z.looseObject({
+  hookEventName: z.string().optional(),
+  permissionDecision: z.enum(['allow', 'deny', 'ask', 'defer']).optional(),
+  permissionDecisionReason: z.string().optional(),
+  updatedInput: z.record(z.string(), z.unknown()).optional(),
+  additionalContext: z.string().optional(),
+  decision: permissionRequestDecision.optional(),
+  updatedToolOutput: z.unknown().optional(),
+})
+
+/** A hook's JSON reply (claude-code-hooks.md §6). Unknown keys are ignored; known keys of the wrong type fail the reply. */
+export const hookJsonSchema = z.looseObject({
+  continue: z.boolean().optional(),
+  stopReason: z.string().optional(),
+  systemMessage: z.string().optional(),
+  suppressOutput: z.boolean().optional(),
+  decision: z.enum(['block', 'approve']).optional(),
+  reason: z.string().optional(),
+  hookSpecificOutput: hookSpecificOutput.optional(),
+})
+export type HookJson = z.infer<typeof hookJsonSchema>
+
+/** One handler's reply, read as Claude Code reads it. */
+export interface HookOutput {
+  /** `blocking`: exit 2. `error`: any other failure (nothing reaches the model). */
+  status: 'success' | 'blocking' | 'error' | 'timeout' | 'cancelled'
+  /** Exit 2: the raw stderr, final newline kept. */
+  exit2Stderr?: string
+  /** A JSON reply that passed validation. */
+  json?: HookJson
+  /** Exit 0 stdout that is not JSON. */
+  plainStdout?: string
+  /** What went wrong, in plain words (for notices and `hook/run`). */
+  error?: string
+}
+
+/** What a handler produced, whatever its type (command, http, prompt). */
+export interface RawHandlerResult {
+  kind: 'command' | 'http' | 'prompt'
+  exitCode: number | null
+  stdout: string
+  stderr: string
+  timedOut: boolean
+  aborted: boolean
+  error?: string | undefined
+  verdict?: { ok: boolean; reason?: string | undefined } | undefined
+}
+
+export interface ReadOutputOptions {
+  event: string
+  timeoutSec: number
+  /** Prompt handlers on PreToolUse: `ok:false` denies without ending the turn. */
+  continueOnBlock?: boolean
+}
+
+/**
+ * Exit 0: stdout that starts with `{` after trimming is JSON, anything else plain text. Exit 2: blocking, stdout
+ * ignored. Other exits: a non-blocking error, except that a schema-valid JSON object on stdout still decides.
+ */
+export function readHookOutput(result: RawHandlerResult, options: ReadOutputOptions): HookOutput {
+  if (result.aborted) return { status: 'cancelled', error: 'cancelled: the turn was interrupted' }
+  if (result.timedOut) return { status: 'timeout', error: `timed out after ${options.timeoutSec} s; no decision` }
+  if (result.kind === 'prompt') return promptOutput(result, options)
+  if (result.kind === 'http' && result.exitCode !== 0) return { status: 'error', error: result.error ?? 'http hook failed' }
+  if (result.exitCode === 2 && result.kind === 'command') return { status: 'blocking', exit2Stderr: result.stderr }
+  const trimmed = result.stdout.trim()
+  const looksJson = trimmed.startsWith('{')
+  if (result.exitCode === 0) {
+    if (!looksJson) return trimmed === '' ? { status: 'success' } : { status: 'success', plainStdout: result.stdout }
+    const parsed = parseJson(trimmed)
+    return parsed.ok ? { status: 'success', json: parsed.json } : { status: 'error', error: parsed.error }
+  }
+  const failure =
+    result.error ??
+    (result.exitCode === null ? 'the hook was killed before it finished' : `exit code ${result.exitCode}${stderrTail(result.stderr)}`)
+  if (looksJson) {
+    const parsed = parseJson(trimmed)
+    if (parsed.ok) return { status: 'error', json: parsed.json, error: failure }
+  }
+  return { status: 'error', error: failure }
+}
+
+function promptOutput(result: RawHandlerResult, options: ReadOutputOptions): HookOutput {
+  if (result.error !== undefined || result.verdict === undefined) return { status: 'error', error: result.error ?? 'no answer' }
+  const { ok, reason } = result.verdict
+  if (ok) return { status: 'success' }
+  const why = reason ?? 'the prompt hook said no'
+  if (options.event === 'PreToolUse') {
+    return {
+      status: 'success',
+      json: {
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: why },
+        ...(options.continueOnBlock ? {} : { continue: false, stopReason: why }),
+      },
+    }
+  }
+  return { status: 'success', json: { decision: 'block', reason: why } }
+}
+
+function parseJson(text: string): { ok: true; json: HookJson } | { ok: false; error: string } {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    return { ok: false, error: `invalid JSON output: ${error instanceof Error ? error.message : String(error)}` }
+  }
+  const parsed = hookJsonSchema.safeParse(value)
+  if (parsed.success) return { ok: true, json: parsed.data }
+  const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'output'}: ${issue.message}`).join('; ')
+  return { ok: false, error: `JSON output failed validation: ${issues}` }
+}
+
+function stderrTail(stderr: string): string {
+  const text = stderr.trim()
+  if (text === '') return ''
+  return `: ${text.length > 500 ? `…${text.slice(-500)}` : text}`
+}

@@ -1,0 +1,119 @@
+import { isAbsolute, resolve } from 'node:path'
+import type { ToolAliases, ToolOutput } from '@harness-kernel/kernel'
+
+/** A kernel tool call as Claude Code's hooks see it: the Claude name and input shape (claude-code-hooks.md §3). */
+export interface ClaudeToolView {
+  toolName: string
+  toolInput: unknown
+}
+
+type Shape = 'Bash' | 'Read' | 'Write' | 'Edit'
+
+function shapeOf(toolName: string): Shape | undefined {
+  return toolName === 'Bash' || toolName === 'Read' || toolName === 'Write' || toolName === 'Edit' ? toolName : undefined
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+}
+
+function defined(entries: [string, unknown][]): Record<string, unknown> {
+  return Object.fromEntries(entries.filter(([, value]) => value !== undefined))
+}
+
+/** `shell`→`Bash {command, description, timeout?, run_in_background?}`, file tools→`{file_path, …}` with absolute paths. */
+export function presentTool(name: string, input: unknown, aliases: ToolAliases | undefined, cwd: string): ClaudeToolView {
+  const toolName = aliases?.claudeCode ?? name
+  const source = record(input)
+  const filePath = typeof source.path === 'string' ? absolute(source.path, cwd) : source.file_path
+  switch (shapeOf(toolName)) {
+    case 'Bash':
+      return {
+        toolName,
+        toolInput: defined([
+          ['command', source.command],
+          ['description', source.description],
+          ['timeout', source.timeout_ms ?? source.timeout],
+          ['run_in_background', source.run_in_background],
+        ]),
+      }
+    case 'Read':
+      return {
+        toolName,
+        toolInput: defined([
+          ['file_path', filePath],
+          ['offset', source.offset],
+          ['limit', source.limit],
+        ]),
+      }
+    case 'Write':
+      return {
+        toolName,
+        toolInput: defined([
+          ['file_path', filePath],
+          ['content', source.content],
+        ]),
+      }
+    case 'Edit':
+      return {
+        toolName,
+        toolInput: defined([
+          ['file_path', filePath],
+          ['old_string', source.old_string],
+          ['new_string', source.new_string],
+          ['replace_all', source.replace_all],
+        ]),
+      }
+    default:
+      return { toolName, toolInput: input }
+  }
+}
+
+/**
+ * `updatedInput` replaces the whole input (a `description` the hook left out is gone); it is in Claude's shape, so
+ * it maps back onto the kernel tool's names (`file_path`→`path`, Bash `timeout`→`timeout_ms`).
+ */
+export function inputFromClaude(toolName: string, updated: Record<string, unknown>): unknown {
+  const shape = shapeOf(toolName)
+  if (shape === undefined) return updated
+  const { file_path, timeout, ...rest } = updated
+  if (shape === 'Bash') return defined([...Object.entries(rest), ['timeout_ms', timeout]])
+  return defined([
+    ['path', file_path],
+    ...Object.entries(rest),
+    ...(timeout === undefined ? [] : [['timeout', timeout] as [string, unknown]]),
+  ])
+}
+
+function absolute(path: string, cwd: string): string {
+  return isAbsolute(path) ? path : resolve(cwd, path)
+}
+
+/** Bash's `tool_response` object [obs]; other tools give their output text. */
+export function toolResponse(toolName: string, result: ToolOutput): unknown {
+  const details = result.details
+  if (toolName === 'Bash' && typeof details?.stdout === 'string' && typeof details.stderr === 'string') {
+    return {
+      stdout: trimFinalNewlines(details.stdout),
+      stderr: trimFinalNewlines(details.stderr),
+      interrupted: details.signal !== null && details.signal !== undefined,
+      isImage: false,
+      noOutputExpected: false,
+    }
+  }
+  return result.output
+}
+
+/** PostToolUseFailure's `error`: a failed Bash call reads `Exit code <n>\n<stderr>` [obs]; other tools their output. */
+export function toolFailureError(toolName: string, result: ToolOutput): string {
+  const details = result.details
+  if (toolName === 'Bash' && typeof details?.exitCode === 'number') {
+    const streams = [details.stderr, details.stdout].filter((text): text is string => typeof text === 'string' && text.trim() !== '')
+    return [`Exit code ${details.exitCode}`, ...streams.map(trimFinalNewlines)].join('\n')
+  }
+  return result.output
+}
+
+function trimFinalNewlines(text: string): string {
+  return text.replace(/\n+$/, '')
+}

@@ -1,0 +1,86 @@
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { definePlugin, denyWithoutApprover, type Plugin } from '@harness-kernel/kernel'
+import { loadClaudeCodeHooks } from '../config/index.js'
+import { PLUGIN_NAME } from '../render/hook-text.js'
+import type { ClaudeRenderer } from '../render/renderer.js'
+import { runSessionStart, tapLifecycleEvents } from './lifecycle-taps.js'
+import { tapObserverEvents } from './observer-taps.js'
+import type { ClaudeCodeHooksOptions } from './options.js'
+import { tapPromptEvents } from './prompt-taps.js'
+import { chooseRenderer, tapRendering } from './render-tap.js'
+import { ClaudeSessionState } from './session-state.js'
+import { tapStopEvents } from './stop-taps.js'
+import type { TapContext } from './tap-context.js'
+import { tapToolEvents } from './tool-taps.js'
+
+const DEFAULT_STOP_HOOK_BLOCK_CAP = 9
+const DEFAULT_SESSION_END_MS = 1500
+const MAX_SESSION_END_MS = 60_000
+
+/**
+ * Runs the user's Claude Code hooks (user, project, local, managed, `--settings` and plugin settings) on the kernel's
+ * interception points, with Claude Code's payloads, environment, concurrency, output semantics and model-visible texts.
+ */
+export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
+  const env = options.env ?? process.env
+  return definePlugin({
+    name: PLUGIN_NAME,
+    setup(kernel) {
+      const model = () => kernel.resolve('model')
+      const ctx: TapContext = {
+        processRunner: kernel.resolve('processRunner'),
+        model,
+        permissionMode: options.permissionMode ?? 'bypassPermissions',
+        effort: options.effort,
+        defaultTimeoutSec: options.defaultTimeoutSec ?? 600,
+        entrypoint: options.entrypoint ?? 'harness-kernel',
+        envFileDir: options.envFileDir ?? join(tmpdir(), 'harness-claude-code', 'session-env'),
+        tools: kernel.resolve('tools'),
+        fixes: options.fixes ?? {},
+        stopHookBlockCap: options.stopHookBlockCap ?? positiveInteger(env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP) ?? DEFAULT_STOP_HOOK_BLOCK_CAP,
+        sessionEndTimeoutMs: Math.min(
+          options.sessionEndTimeoutMs ?? positiveInteger(env.CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS) ?? DEFAULT_SESSION_END_MS,
+          MAX_SESSION_END_MS,
+        ),
+        hookAsk: () => options.hookAsk ?? (kernel.resolve('approvals') === denyWithoutApprover ? 'deny' : 'approvals'),
+        states: new WeakMap(),
+      }
+      let renderer: ClaudeRenderer | undefined
+      const currentRenderer = () => {
+        renderer ??= chooseRenderer(options.rendering, model().capabilities?.systemMessagesInConversation === true)
+        return renderer
+      }
+
+      kernel.hooks.sessionStart.tapPromise(PLUGIN_NAME, async (payload) => {
+        const { session } = payload
+        const loaded = loadClaudeCodeHooks({
+          projectDir: options.projectDir ?? session.cwd,
+          env,
+          ...(options.configDir === undefined ? {} : { configDir: options.configDir }),
+          ...(options.managedSettingsPath === undefined ? {} : { managedSettingsPath: options.managedSettingsPath }),
+          ...(options.settings === undefined ? {} : { settings: options.settings }),
+          ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
+          ...(options.settingSources === undefined ? {} : { settingSources: options.settingSources }),
+        })
+        for (const warning of loaded.warnings) session.notice('warning', warning, PLUGIN_NAME)
+        const state = new ClaudeSessionState(loaded, (text) => session.notice('warning', text, PLUGIN_NAME))
+        ctx.states.set(session, state)
+        await runSessionStart(ctx, payload)
+      })
+
+      tapPromptEvents(kernel, ctx)
+      tapToolEvents(kernel, ctx)
+      tapStopEvents(kernel, ctx)
+      tapLifecycleEvents(kernel, ctx)
+      tapObserverEvents(kernel, ctx)
+      tapRendering(kernel, currentRenderer)
+    },
+  })
+}
+
+function positiveInteger(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\d+$/.test(value.trim())) return undefined
+  const number = Number(value)
+  return number > 0 ? number : undefined
+}

@@ -1,0 +1,56 @@
+import type { PermissionMode } from '../io/payload.js'
+import type { ClaudeRenderer } from '../render/renderer.js'
+
+export interface ClaudeCodeHooksOptions {
+  /** The project (`CLAUDE_PROJECT_DIR`, `.claude/settings*.json`). Default: the session's cwd. */
+  projectDir?: string
+  /** Claude's config dir (user `settings.json`). Default `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+  configDir?: string
+  /** Managed settings (`managed-settings.json`; its `managed-settings.d/` too). Default: the platform's path; `false` for none. */
+  managedSettingsPath?: string | false
+  /** `--settings`-style sources: file paths or inline JSON. */
+  settings?: readonly string[]
+  /** Claude Code plugin directories whose `hooks/hooks.json` load (with `CLAUDE_PLUGIN_ROOT`). */
+  plugins?: readonly string[]
+  /** Which of the user, project and local files to read. Default all three. */
+  settingSources?: readonly ('user' | 'project' | 'local')[]
+  /**
+   * How hook texts reach the model. `auto` (default): `system` when the model provider declares
+   * `capabilities.systemMessagesInConversation`, otherwise `classic`. `classic`: `<system-reminder>` blocks in user
+   * content, valid everywhere. `system`: system-role messages. Or a custom renderer.
+   */
+  rendering?: 'auto' | 'classic' | 'system' | ClaudeRenderer
+  /** `permission_mode` in payloads. Default `bypassPermissions` (the kernel asks for no approval unless a policy does). */
+  permissionMode?: PermissionMode
+  /** The model's effort level (`effort` in payloads, `CLAUDE_EFFORT`). Default: none. */
+  effort?: string
+  /** Default timeout of command and http handlers, seconds. Default 600 (older Claude Code: 60). */
+  defaultTimeoutSec?: number
+  /** Budget all SessionEnd handlers share. Default `$CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS`, else 1500 ms (at most 60 s). */
+  sessionEndTimeoutMs?: number
+  /**
+   * Consecutive Stop blocks after which the turn ends anyway. Default `$CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`, else 9.
+   * The kernel's own `maxStopContinuations` must be at least `cap - 1` for a higher cap to take effect.
+   */
+  stopHookBlockCap?: number
+  /**
+   * A PreToolUse hook's `ask`. `deny`: the call is denied with the hook's reason as the tool error, as headless Claude
+   * Code does. `approvals`: the kernel's approver decides. Default: `deny` when the kernel has no approver configured.
+   */
+  hookAsk?: 'deny' | 'approvals'
+  /** `CLAUDE_CODE_ENTRYPOINT` and `AI_AGENT` for hooks. Default `harness-kernel`. */
+  entrypoint?: string
+  /** Where SessionStart hooks get a `CLAUDE_ENV_FILE`. Default `<tmpdir>/harness-claude-code/session-env`. */
+  envFileDir?: string
+  /** The environment settings and hooks are read from. Default `process.env`. */
+  env?: NodeJS.ProcessEnv
+  /** Opt-in fixes for Claude Code's quirks; off by default (claude-code-hooks.md §8). */
+  fixes?: ClaudeCodeFixes
+}
+
+export interface ClaudeCodeFixes {
+  /** PreToolUse `continue:false` halts before the tool runs (Claude Code runs the tool, then halts). */
+  haltBeforeTool?: boolean
+  /** A hook's `ask` still runs PermissionRequest hooks (Claude Code skips them). */
+  askRunsPermissionRequest?: boolean
+}

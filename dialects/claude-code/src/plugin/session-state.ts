@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto'
+import type { Message } from '@harness-kernel/kernel'
+import type { LoadedClaudeCodeHooks } from '../types.js'
+import { HandlerSelector } from './handler-selector.js'
+
+/** What the dialect keeps per kernel session. */
+export class ClaudeSessionState {
+  readonly loaded: LoadedClaudeCodeHooks
+  readonly selector: HandlerSelector
+  /** The current turn's `prompt_id`; undefined before the first prompt. */
+  promptId: string | undefined
+  #promptTurn: string | undefined
+  /** Calls a PreToolUse hook answered `ask`: their PermissionRequest hooks are skipped. */
+  readonly hookAsks = new Set<string>()
+  /** When each call's PreToolUse began, for `duration_ms`. */
+  readonly callStarted = new Map<string, number>()
+  /** Assistant messages whose PostToolBatch has run. */
+  readonly batched = new WeakSet<Message>()
+  /** Consecutive Stop blocks in the running turn. */
+  stopBlocks = 0
+  /** Consecutive SubagentStop blocks per agent. */
+  readonly subagentStopBlocks = new Map<string, number>()
+  /** Handlers already reported as skipped (one notice per session). */
+  readonly noticedSkips = new Set<string>()
+  /** Contexts of async handlers, waiting for the next prompt. */
+  readonly asyncContexts: string[] = []
+  /** Detached runs (async handlers, observers) end with the session. */
+  readonly detached = new AbortController()
+  /** Detached runs still going; the session's end waits for them (within the SessionEnd budget). */
+  readonly inFlight = new Set<Promise<unknown>>()
+
+  track(run: Promise<unknown>): void {
+    this.inFlight.add(run)
+    void run.finally(() => this.inFlight.delete(run))
+  }
+  /** SessionStart runs get numbered env files. */
+  sessionStartRuns = 0
+
+  constructor(loaded: LoadedClaudeCodeHooks, warn: (text: string) => void) {
+    this.loaded = loaded
+    this.selector = new HandlerSelector(loaded, warn)
+  }
+
+  /** One `prompt_id` per turn, shared by steered input within it. */
+  enterTurn(turnId: string): string {
+    if (this.#promptTurn !== turnId) {
+      this.#promptTurn = turnId
+      this.promptId = randomUUID()
+      this.stopBlocks = 0
+    }
+    return this.promptId!
+  }
+}

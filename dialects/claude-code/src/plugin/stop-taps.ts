@@ -1,0 +1,98 @@
+import type { KernelApi, Message, Session, StopDecision } from '@harness-kernel/kernel'
+import { type GateMerge, mergeGate } from '../io/merge.js'
+import { blockingErrorText, hookName, stopCapWarning, stopFeedbackText } from '../io/texts.js'
+import { hookTextMessage, PLUGIN_NAME } from '../render/hook-text.js'
+import { runFor, type TapContext } from './tap-context.js'
+
+/**
+ * Stop and SubagentStop: a block (exit 2 or `decision:block`) continues the same turn with exactly one more request;
+ * after `stopHookBlockCap` consecutive blocks the turn ends anyway, with Claude Code's warning.
+ */
+export function tapStopEvents(kernel: KernelApi, ctx: TapContext): void {
+  kernel.hooks.turnStopping.tapPromise(PLUGIN_NAME, async (decision, { session, turn, signal, stopHookActive, lastAssistantMessage }) => {
+    const state = ctx.states.get(session)
+    if (!state || decision.kind === 'continue') return decision
+    state.enterTurn(turn.id)
+    const gate = mergeGate(
+      await runFor(ctx, session, {
+        event: 'Stop',
+        turnId: turn.id,
+        fields: {
+          stop_hook_active: stopHookActive,
+          last_assistant_message: lastAssistantMessage ?? '',
+          background_tasks: [],
+          session_crons: [],
+        },
+        signal,
+      }),
+    )
+    const outcome = stopOutcome(ctx, session, 'Stop', gate, decision, state.stopBlocks)
+    state.stopBlocks = outcome.blocks
+    return outcome.decision
+  })
+
+  kernel.hooks.subagentStop.tapPromise(
+    PLUGIN_NAME,
+    async (decision, { session, turn, agent, signal, stopHookActive, lastAssistantMessage }) => {
+      const state = ctx.states.get(session)
+      if (!state || decision.kind === 'continue') return decision
+      const gate = mergeGate(
+        await runFor(ctx, session, {
+          event: 'SubagentStop',
+          turnId: turn.id,
+          subject: agent.type,
+          agent,
+          fields: {
+            stop_hook_active: stopHookActive,
+            last_assistant_message: lastAssistantMessage ?? '',
+            background_tasks: [],
+            session_crons: [],
+          },
+          signal,
+        }),
+      )
+      const outcome = stopOutcome(ctx, session, 'SubagentStop', gate, decision, state.subagentStopBlocks.get(agent.id) ?? 0)
+      state.subagentStopBlocks.set(agent.id, outcome.blocks)
+      return outcome.decision
+    },
+  )
+}
+
+function stopOutcome(
+  ctx: TapContext,
+  session: Session,
+  event: 'Stop' | 'SubagentStop',
+  gate: GateMerge,
+  decision: StopDecision,
+  blocksSoFar: number,
+): { decision: StopDecision; blocks: number } {
+  if (gate.stop) {
+    if (gate.stop.reason) session.notice('info', gate.stop.reason, PLUGIN_NAME)
+    return { decision: { kind: 'stop' }, blocks: 0 }
+  }
+  if (gate.blocks.length === 0) return { decision, blocks: 0 }
+  const blocks = blocksSoFar + 1
+  if (blocks >= ctx.stopHookBlockCap) {
+    session.notice('warning', stopCapWarning(ctx.stopHookBlockCap), PLUGIN_NAME)
+    return { decision: { kind: 'stop' }, blocks: 0 }
+  }
+  const name = hookName(event)
+  const messages: Message[] = gate.blocks.map((block) =>
+    block.form === 'exit2'
+      ? hookTextMessage(stopFeedbackText(event, block.reason), {
+          kind: 'stop',
+          event,
+          hookName: name,
+          form: 'exit2',
+          feedback: block.reason,
+        })
+      : hookTextMessage(blockingErrorText(name, block.command, block.reason), {
+          kind: 'stop',
+          event,
+          hookName: name,
+          form: 'json',
+          feedback: block.reason,
+        }),
+  )
+  return { decision: { kind: 'continue', messages }, blocks }
+}

@@ -1,0 +1,26 @@
+import type { Session, ToolCall, ToolRegistry } from '@harness-kernel/kernel'
+import { type ClaudeToolView, presentTool } from '../io/tool-presentation.js'
+import type { ClaudeCodeFixes } from './options.js'
+import { type DialectContext, type EventOccurrence, runClaudeEvent } from './run-event.js'
+import type { ClaudeSessionState } from './session-state.js'
+
+export interface TapContext extends DialectContext {
+  tools: ToolRegistry
+  fixes: ClaudeCodeFixes
+  stopHookBlockCap: number
+  sessionEndTimeoutMs: number
+  hookAsk: () => 'deny' | 'approvals'
+  states: WeakMap<Session, ClaudeSessionState>
+}
+
+/** Runs an event for a session the dialect knows; sessions it never saw start run nothing. */
+export function runFor(ctx: TapContext, session: Session, occurrence: Omit<EventOccurrence, 'session' | 'state'>) {
+  const state = ctx.states.get(session)
+  if (!state) return Promise.resolve([])
+  return runClaudeEvent(ctx, { ...occurrence, session, state })
+}
+
+/** A kernel call with Claude's tool name and input shape. */
+export function claudeView(ctx: TapContext, session: Session, call: ToolCall): ClaudeToolView {
+  return presentTool(call.name, call.input, ctx.tools.get(call.name)?.aliases, session.cwd)
+}

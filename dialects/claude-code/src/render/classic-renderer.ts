@@ -1,0 +1,71 @@
+import type { Message, TextBlock } from '@harness-kernel/kernel'
+import { systemReminder } from '../io/texts.js'
+import { hookTextMeta } from './hook-text.js'
+import type { ClaudeRenderer } from './renderer.js'
+import { stopMessages } from './stop-messages.js'
+
+/**
+ * Claude Code's classic rendering (claude-code-hooks.md §7.4): every hook text in user content as
+ * `<system-reminder>\n…\n</system-reminder>`; tool texts appended inside their call's tool result, prompt and session
+ * texts as leading blocks of the next user message. Valid for every provider.
+ */
+export const classicRenderer: ClaudeRenderer = {
+  name: 'classic',
+  render(messages) {
+    const out: Message[] = []
+    let leading: TextBlock[] = []
+    const flushLeading = () => {
+      if (leading.length === 0) return
+      out.push(reminderMessage(leading))
+      leading = []
+    }
+    for (const message of messages) {
+      const meta = hookTextMeta(message)
+      if (meta === undefined) {
+        if (message.role === 'user' && leading.length > 0) {
+          out.push({ ...message, content: [...leading, ...message.content] })
+          leading = []
+          continue
+        }
+        if (message.role !== 'developer') flushLeading()
+        out.push(message)
+        continue
+      }
+      const text = textOf(message)
+      if (meta.kind === 'prompt' || meta.kind === 'session') {
+        leading.push({ type: 'text', text: systemReminder(text) })
+        continue
+      }
+      if (meta.kind === 'tool' && appendToToolResult(out, meta.toolCallId, text)) continue
+      flushLeading()
+      if (meta.kind === 'stop') out.push(...stopMessages(meta, text, 'classic'))
+      else out.push(reminderMessage([{ type: 'text', text: systemReminder(text) }]))
+    }
+    flushLeading()
+    return out
+  },
+}
+
+function textOf(message: Message): string {
+  return message.content.map((block) => (block.type === 'text' ? block.text : '')).join('')
+}
+
+function reminderMessage(content: TextBlock[]): Message {
+  return { role: 'user', content, source: { kind: 'plugin', plugin: 'claude-code-hooks' } }
+}
+
+/** `"<output>\n\n<system-reminder>\n"+T+"\n</system-reminder>"`, on a copy of the tool message. */
+function appendToToolResult(out: Message[], callId: string, text: string): boolean {
+  for (let index = out.length - 1; index >= 0; index--) {
+    const message = out[index]!
+    const position = message.content.findIndex((block) => block.type === 'tool_result' && block.callId === callId)
+    if (position < 0) continue
+    const block = message.content[position]!
+    if (block.type !== 'tool_result') return false
+    const content = [...message.content]
+    content[position] = { ...block, output: `${block.output}\n\n${systemReminder(text)}` }
+    out[index] = { ...message, content }
+    return true
+  }
+  return false
+}

@@ -1,0 +1,57 @@
+import type { ModelProvider, ProcessRunner } from '@harness-kernel/kernel'
+import type { CommandHandler, HttpHandler, PromptHandler } from '../types.js'
+
+export type RunnableHandler = CommandHandler | HttpHandler | PromptHandler
+
+/** One handler to run for one event occurrence. */
+export interface HandlerRunSpec {
+  handler: RunnableHandler
+  /** The exact stdin bytes, `JSON.stringify(payload) + '\n'`; without the final newline it is the http body and the prompt's `$ARGUMENTS`. */
+  stdin: string
+  cwd: string
+  /** Added to the parent environment for command handlers (see `hookEnv`); `undefined` removes a variable. http headers read it too. */
+  env: Record<string, string | undefined>
+  timeoutMs: number
+  signal?: AbortSignal | undefined
+}
+
+export interface HandlerVerdict {
+  ok: boolean
+  reason?: string
+}
+
+export interface HandlerRunResult {
+  kind: 'command' | 'http' | 'prompt'
+  /** command: the exit code (null if killed or not started); http: 0 for a 2xx, null otherwise; prompt: 0 for a valid answer, null otherwise. */
+  exitCode: number | null
+  /** command: stdout; http: the 2xx response body; prompt: the model's raw answer text. */
+  stdout: string
+  /** command: stderr; http: the body of a non-2xx response. */
+  stderr: string
+  timedOut: boolean
+  aborted: boolean
+  /** Why it failed, in plain words: a spawn error, `HTTP 503 Service Unavailable`, a refused connection, an invalid prompt answer, a model error, a timeout. */
+  error?: string
+  /** command: the signal that killed the process. */
+  signal?: string
+  httpStatus?: number
+  /** prompt: the parsed `{ok, reason}` answer. */
+  verdict?: HandlerVerdict
+  durationMs: number
+  /** Epoch milliseconds. */
+  startedAt: number
+  completedAt: number
+  /** Finish order among the handlers launched together: 0 finished first. */
+  completionIndex: number
+}
+
+/** What one runner reports; `runHandlers` adds the timing and the finish order. */
+export type HandlerRunOutcome = Omit<HandlerRunResult, 'startedAt' | 'completedAt' | 'completionIndex'>
+
+export interface RunnerServices {
+  processRunner: ProcessRunner
+  /** Needed by prompt handlers only. */
+  model?: ModelProvider | undefined
+  /** Defaults to the global `fetch`. */
+  fetch?: typeof fetch | undefined
+}
