@@ -1,7 +1,9 @@
 import { resolve } from 'node:path'
+import { type ClaudeCodeHooksOptions, claudeCodeHooks } from '@harness-kernel/claude-code'
 import { type CodexHooksOptions, codexHooks } from '@harness-kernel/codex'
 import { createKernel, errorMessage, type Kernel, type Plugin } from '@harness-kernel/kernel'
 import { tools } from '@harness-kernel/tools'
+import { defaultClaudeCodeHooksOptions } from './claude-code/claude-code-setup.js'
 import { CliError } from './cli-error.js'
 import { defaultCodexHooksOptions } from './codex/codex-setup.js'
 import type { HarnessConfig } from './config/define-config.js'
@@ -29,6 +31,12 @@ export interface CreateHarnessOptions {
    * `$HARNESS_HOME/trust/codex.json`, both read from `env`.
    */
   codex?: CodexHooksOptions | false
+  /**
+   * Options for the `claudeCodeHooks()` plugin of the default harness, or `false` to leave it out. By default the
+   * project is `cwd` and the config dir `$CLAUDE_CONFIG_DIR`, else `~/.claude`, read from `env` (as is the environment
+   * hooks inherit); relative paths resolve against `cwd`.
+   */
+  claudeCode?: ClaudeCodeHooksOptions | false
 }
 
 export interface Harness {
@@ -45,8 +53,8 @@ export interface Harness {
 export const NO_MODEL_HINT = `pass ${MODEL_USAGE}, set "model" in harness.config.{mjs,js,ts,mts}, or set HARNESS_MODEL`
 
 /**
- * Composes a kernel from a config and flags. Without config plugins: the defaults, `tools()`, `codexHooks()` and
- * the model. With them: those plugins (the defaults are theirs to spread), plus the model plugin when a spec is in
+ * Composes a kernel from a config and flags. Without config plugins: the defaults, `tools()`, `codexHooks()`,
+ * `claudeCodeHooks()` and the model. With them: those plugins (the defaults are theirs to spread), plus the model plugin when a spec is in
  * effect (it is added last, so it wins). Resolves once every plugin is set up.
  */
 export async function createHarness(options: CreateHarnessOptions = {}): Promise<Harness> {
@@ -60,7 +68,14 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
   const requireModel = options.requireModel ?? true
   const modelPlugin = requireModel && model !== undefined ? createModelPlugin(model, { cwd }) : undefined
   const codexPlugin = options.codex === false ? undefined : codexHooks(defaultCodexHooksOptions(cwd, env, options.codex ?? {}))
-  const defaults = [tools(), ...(codexPlugin ? [codexPlugin] : []), ...(modelPlugin ? [modelPlugin] : [])]
+  const claudeCodePlugin =
+    options.claudeCode === false ? undefined : claudeCodeHooks(defaultClaudeCodeHooksOptions(cwd, env, options.claudeCode ?? {}))
+  const defaults = [
+    tools(),
+    ...(codexPlugin ? [codexPlugin] : []),
+    ...(claudeCodePlugin ? [claudeCodePlugin] : []),
+    ...(modelPlugin ? [modelPlugin] : []),
+  ]
   const where = configPath === undefined ? 'config' : `config ${configPath}`
 
   let plugins: Plugin[]

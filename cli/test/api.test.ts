@@ -22,10 +22,11 @@ describe('the package API', () => {
       sessionsDir: 'logs',
       env: { HARNESS_HOME: join(cwd, 'harness-home') },
       codex: { codexHome: 'codex-home' },
+      claudeCode: { configDir: 'claude-home' },
       plugins: [observer],
     })
     try {
-      expect(harness.kernel.plugins).toEqual(['tools', 'codex-hooks', 'scripted-model', 'observer'])
+      expect(harness.kernel.plugins).toEqual(['tools', 'codex-hooks', 'claude-code-hooks', 'scripted-model', 'observer'])
       expect(harness.sessionsDir).toBe(join(cwd, 'logs'))
       expect(harness.model).toBe('scripted:script.yaml')
       const session = await harness.kernel.startSession()
@@ -38,13 +39,24 @@ describe('the package API', () => {
     }
   })
 
-  it('codex: false leaves codexHooks() out of the defaults', async () => {
+  it('codex: false leaves codexHooks() out of the defaults, claudeCode: false claudeCodeHooks()', async () => {
     const cwd = project({ 'script.yaml': '- text: composed\n' })
-    const harness = await createHarness({ cwd, model: 'scripted:script.yaml', env: {}, codex: false })
-    try {
-      expect(harness.kernel.plugins).toEqual(['tools', 'scripted-model'])
-    } finally {
-      await harness.kernel.dispose()
+    const env = {
+      HARNESS_HOME: join(cwd, 'harness-home'),
+      CODEX_HOME: join(cwd, 'codex-home'),
+      CLAUDE_CONFIG_DIR: join(cwd, 'claude-home'),
+    }
+    for (const [options, plugins] of [
+      [{ codex: false }, ['tools', 'claude-code-hooks', 'scripted-model']],
+      [{ claudeCode: false }, ['tools', 'codex-hooks', 'scripted-model']],
+      [{ codex: false, claudeCode: false }, ['tools', 'scripted-model']],
+    ] as const) {
+      const harness = await createHarness({ cwd, model: 'scripted:script.yaml', env, ...options })
+      try {
+        expect(harness.kernel.plugins).toEqual(plugins)
+      } finally {
+        await harness.kernel.dispose()
+      }
     }
   })
 

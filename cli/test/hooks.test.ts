@@ -48,7 +48,7 @@ interface ListedHook {
 }
 
 async function listJson(run: ReturnType<typeof codexProject>['run']) {
-  const result = await run(['hooks', 'list', '--json'])
+  const result = await run(['hooks', 'list', '--dialect', 'codex', '--json'])
   expect(result.code).toBe(0)
   return JSON.parse(result.stdout) as { dialect: string; hooks: ListedHook[]; warnings: string[]; featureEnabled: boolean }
 }

@@ -18,7 +18,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
-/** Empty homes for the command unless a test passes its own, so no test reads the real ~/.codex or ~/.harness. */
+/** Empty homes for the command unless a test passes its own, so no test reads the real ~/.codex, ~/.claude or ~/.harness. */
 const isolatedHomes = mkdtempSync(join(tmpdir(), 'harness-cli-homes-'))
 afterAll(() => rmSync(isolatedHomes, { recursive: true, force: true }))
 
@@ -61,6 +61,7 @@ export function harness(args: readonly string[], options: CliOptions): Promise<C
     NO_COLOR: '1',
     CODEX_HOME: join(isolatedHomes, 'codex'),
     HARNESS_HOME: join(isolatedHomes, 'harness'),
+    CLAUDE_CONFIG_DIR: join(isolatedHomes, 'claude'),
     ...options.env,
   }
   delete env.FORCE_COLOR

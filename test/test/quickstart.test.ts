@@ -5,7 +5,7 @@ import { expect, it } from 'vitest'
 
 const main = fileURLToPath(new URL('../../examples/quickstart/dist/main.js', import.meta.url))
 
-it('the quickstart runs offline: a denied command, a recovery, a steer, Codex hooks, a finish', async () => {
+it('the quickstart runs offline: a denied command, a recovery, a steer, Codex and Claude Code hooks, a finish', async () => {
   const { stdout } = await promisify(execFile)(process.execPath, [main], { timeout: 30_000 })
   const denied = stdout.indexOf('Denied by policy: rm -r outside the workspace is not allowed.')
   const steered = stdout.indexOf('user (steered via in-process): Also write a README.md')
@@ -23,6 +23,8 @@ it('the quickstart runs offline: a denied command, a recovery, a steer, Codex ho
   expect(stdout).toMatch(
     /user \(from codex-hooks\): <hook_prompt hook_run_id="stop:2:[^"]+hooks\.json">Before finishing, check that build\/README\.md exists\.<\/hook_prompt>/,
   )
+  // A Claude Code PostToolUse hook from examples/quickstart/claude/settings.json, on the kernel's write_file (Claude's Write).
+  expect(stdout).toContain('developer (from claude-code-hooks): PostToolUse:Write hook additional context: build/README.md has 2 non-empty lines')
   expect(stdout).toContain('turn status: completed; last answer: Verified. Done.')
   expect(stdout).toContain('`hello.txt` is a greeting written by the quickstart harness.')
 })

@@ -13,6 +13,11 @@ export interface HarnessOptions {
   cwd?: string
   codexHome?: string
   dangerouslyBypassHookTrust?: boolean
+  /** `--no-codex-hooks` sets it to false. */
+  codexHooks?: boolean
+  claudeConfigDir?: string
+  /** `--no-claude-code-hooks` sets it to false. */
+  claudeCodeHooks?: boolean
 }
 
 export function withHarnessOptions(command: Command): Command {
@@ -23,6 +28,9 @@ export function withHarnessOptions(command: Command): Command {
     .option('--cwd <dir>', 'the working directory (default: the current one)')
     .option('--codex-home <dir>', "where the user's Codex hooks and trust state are (default: $CODEX_HOME, else ~/.codex)")
     .option('--dangerously-bypass-hook-trust', 'run Codex hooks without trust checks (hooks with enabled = false still do not run)')
+    .option('--no-codex-hooks', "do not run the user's Codex hooks")
+    .option('--claude-config-dir <dir>', "where the user's Claude Code settings are (default: $CLAUDE_CONFIG_DIR, else ~/.claude)")
+    .option('--no-claude-code-hooks', "do not run the user's Claude Code hooks")
 }
 
 /** Composes the harness the flags describe, with `plugins` added (a progress reporter, a transport's bridge). */
@@ -33,12 +41,18 @@ export async function harnessFromOptions(options: HarnessOptions, io: CliIo, cwd
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.sessionsDir === undefined ? {} : { sessionsDir: options.sessionsDir }),
     env: io.env,
-    codex: {
-      ...(options.codexHome === undefined ? {} : { codexHome: options.codexHome }),
-      ...(options.dangerouslyBypassHookTrust ? { trust: 'all' as const } : {}),
-    },
+    codex:
+      options.codexHooks === false
+        ? false
+        : {
+            ...(options.codexHome === undefined ? {} : { codexHome: options.codexHome }),
+            ...(options.dangerouslyBypassHookTrust ? { trust: 'all' as const } : {}),
+          },
+    claudeCode:
+      options.claudeCodeHooks === false ? false : options.claudeConfigDir === undefined ? {} : { configDir: options.claudeConfigDir },
     plugins,
   })
-  if (options.dangerouslyBypassHookTrust) io.stderr.write(`harness: warning: ${BYPASS_HOOK_TRUST_WARNING}\n`)
+  if (options.dangerouslyBypassHookTrust && options.codexHooks !== false)
+    io.stderr.write(`harness: warning: ${BYPASS_HOOK_TRUST_WARNING}\n`)
   return kernel
 }

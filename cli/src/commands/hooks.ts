@@ -1,6 +1,16 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import {
+  CLAUDE_EVENTS,
+  defaultManagedSettingsPath,
+  type ExecClaudeCodeEventResult,
+  execClaudeCodeEvent,
+  isClaudeEvent,
+  isProducedEvent,
+  type ProducedEvent,
+  UNPRODUCED_EVENTS,
+} from '@harness-kernel/claude-code'
+import {
   CODEX_EVENTS,
   type CodexEvent,
   type CodexHandler,
@@ -10,26 +20,32 @@ import {
   trustCodexHooks,
 } from '@harness-kernel/codex'
 import { compileMatcher } from '@harness-kernel/hook-protocol'
-import { ExecProcessRunner, errorMessage } from '@harness-kernel/kernel'
+import { createKernel, ExecProcessRunner, errorMessage, type Kernel } from '@harness-kernel/kernel'
 import type { Command } from 'commander'
+import { type ClaudeCodeFlags, claudeCodeSetup, loadClaudeHooks } from '../claude-code/claude-code-setup.js'
 import { CliError } from '../cli-error.js'
 import { BYPASS_HOOK_TRUST_WARNING, codexSetup, loadHooks } from '../codex/codex-setup.js'
 import { EXIT } from '../exit-codes.js'
 import { type CliIo, writeJson } from '../io.js'
+import { createModelPlugin, MODEL_USAGE } from '../model-spec.js'
 import { readAll } from '../read-prompt.js'
+import { claudeHookExecJson, renderClaudeHookExec } from '../render/claude-hook-exec.js'
+import { claudeHookListJson, renderClaudeHookList } from '../render/claude-hook-list.js'
 import { hookExecJson, renderHookExec, type SkippedHandler } from '../render/hook-exec.js'
 import { hookListJson, renderHookList } from '../render/hook-list.js'
 import { signalExitCode, watchSignals } from '../signals.js'
 import { colorEnabled, createStyle } from '../style.js'
 import { indent } from '../text.js'
 
-export interface HooksOptions {
+export interface HooksOptions extends ClaudeCodeFlags {
   codexHome?: string
   cwd?: string
 }
 
 export interface HooksListOptions extends HooksOptions {
   json?: boolean
+  /** `codex` or `claude-code`; default both. */
+  dialect?: string
 }
 
 export interface HooksTrustOptions extends HooksOptions {
@@ -41,41 +57,101 @@ export interface HooksExecOptions extends HooksOptions {
   payload: string
   json?: boolean
   dangerouslyBypassHookTrust?: boolean
+  /** Claude Code: the model prompt handlers ask. */
+  model?: string
 }
 
-const DIALECTS = ['codex'] as const
+const DIALECTS = ['codex', 'claude-code'] as const
+type Dialect = (typeof DIALECTS)[number]
+
+/** The events `harness hooks exec claude-code` runs: those the harness fires, in Claude Code's order. */
+const CLAUDE_EXEC_EVENTS: readonly ProducedEvent[] = CLAUDE_EVENTS.filter(isProducedEvent)
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value]
 
 export function addHooksCommand(parent: Command, io: CliIo, exit: (code: number) => void): Command {
-  const hooks = parent.command('hooks').description("list, trust and try out the user's Codex hooks")
-  const withCommonOptions = (command: Command) =>
+  const hooks = parent.command('hooks').description("list, trust and try out the user's Codex and Claude Code hooks")
+  const withCodexOptions = (command: Command) =>
     command
       .option('--codex-home <dir>', 'the Codex home (default: $CODEX_HOME, else ~/.codex)')
-      .option('--cwd <dir>', "the working directory, where projects' .codex/ folders are found from (default: the current one)")
-  withCommonOptions(hooks.command('list').description('list every Codex hook handler with its trust status, then the load warnings'))
-    .option('--json', "print one JSON object { dialect, hooks, warnings, featureEnabled, … } (hooks as Codex's hooks/list)")
+      .option(
+        '--cwd <dir>',
+        "the working directory: the Claude Code project, where projects' .codex/ folders are found from (default: the current one)",
+      )
+  const withClaudeOptions = (command: Command) =>
+    command
+      .option(
+        '--claude-config-dir <dir>',
+        "Claude Code's config dir, with the user settings.json (default: $CLAUDE_CONFIG_DIR, else ~/.claude)",
+      )
+      .option('--settings <file-or-json>', 'Claude Code: another settings file, or inline JSON, as claude --settings (repeatable)', collect)
+      .option('--plugin-dir <dir>', 'Claude Code: a plugin directory whose hooks/hooks.json loads (repeatable)', collect)
+      .option('--managed-settings <file>', `Claude Code's managed settings (default: ${defaultManagedSettingsPath()})`)
+  withClaudeOptions(
+    withCodexOptions(
+      hooks
+        .command('list')
+        .description(
+          'list every hook handler: the Codex ones with their trust status, then the Claude Code ones with the sources read and the handlers dropped, with why; then the load warnings',
+        ),
+    ),
+  )
+    .option('--dialect <dialect>', `list one dialect only: ${DIALECTS.join(' or ')} (default: both)`)
+    .option(
+      '--json',
+      'print JSON: with --dialect, that dialect\'s object ({ dialect: "codex", hooks, … } as before, or { dialect: "claude-code", hooks, dropped, sources, … }); else { dialects: [codex, claude-code] }',
+    )
     .action(async (options: HooksListOptions) => exit(await listHooks(options, io)))
-  withCommonOptions(hooks.command('trust').description('trust Codex hooks at their current hash (by key, or --all)'))
+  withCodexOptions(hooks.command('trust').description('trust Codex hooks at their current hash (by key, or --all)'))
     .argument('[keys...]', 'the keys of the hooks to trust (harness hooks list shows them)')
     .option('--all', 'trust every loaded hook')
     .option('--codex', "write $CODEX_HOME/config.toml, so Codex trusts them too (default: the harness's own trust store)")
     .action(async (keys: string[], options: HooksTrustOptions) => exit(await trustHooks(keys, options, io)))
-  withCommonOptions(hooks.command('exec').description("run one event's hooks on a payload and print the runs and the merged decision"))
+  withClaudeOptions(
+    withCodexOptions(hooks.command('exec').description("run one event's hooks on a payload and print the runs and the merged decision")),
+  )
     .argument('<dialect>', `the hook dialect: ${DIALECTS.join(', ')}`)
-    .argument('<event>', `the event: ${CODEX_EVENTS.join(', ')}`)
+    .argument('<event>', `the event; codex: ${CODEX_EVENTS.join(', ')}; claude-code: ${CLAUDE_EXEC_EVENTS.join(', ')}`)
     .requiredOption('--payload <file>', 'the JSON payload every handler gets on stdin, byte for byte ("-" reads stdin)')
     .option('--json', 'print one JSON object { dialect, event, subject, runs, skipped, merged, warnings, … }')
-    .option('--dangerously-bypass-hook-trust', 'run untrusted hooks too (hooks with enabled = false still do not run)')
+    .option('--dangerously-bypass-hook-trust', 'Codex: run untrusted hooks too (hooks with enabled = false still do not run)')
+    .option(
+      '--model <spec>',
+      `Claude Code: the model prompt handlers ask (${MODEL_USAGE.replace('--model ', '')}; default: none, they fail)`,
+    )
     .action(async (dialect: string, event: string, options: HooksExecOptions) => exit(await execHooks(dialect, event, options, io)))
   return hooks
 }
 
 export async function listHooks(options: HooksListOptions, io: CliIo): Promise<number> {
+  const dialects = listedDialects(options.dialect)
   const cwd = resolve(io.cwd, options.cwd ?? '.')
-  const setup = codexSetup(cwd, options.codexHome, io.env)
-  const loaded = loadHooks(setup, io.env)
-  if (options.json) writeJson(io.stdout, hookListJson(loaded, { codexHome: setup.codexHome, trustStorePath: setup.trustStore.path }))
-  else io.stdout.write(`${renderHookList(loaded, { codexHome: setup.codexHome, cwd }, createStyle(colorEnabled(io.stdout, io.env)))}\n`)
+  const style = createStyle(colorEnabled(io.stdout, io.env))
+  const objects: unknown[] = []
+  const texts: string[] = []
+  if (dialects.includes('codex')) {
+    const setup = codexSetup(cwd, options.codexHome, io.env)
+    const loaded = loadHooks(setup, io.env)
+    if (options.json) objects.push(hookListJson(loaded, { codexHome: setup.codexHome, trustStorePath: setup.trustStore.path }))
+    else texts.push(renderHookList(loaded, { codexHome: setup.codexHome, cwd }, style))
+  }
+  if (dialects.includes('claude-code')) {
+    const setup = claudeCodeSetup(cwd, options, io.env)
+    const loaded = loadClaudeHooks(setup, io.env)
+    if (options.json) objects.push(claudeHookListJson(loaded, setup))
+    else texts.push(renderClaudeHookList(loaded, setup, style))
+  }
+  if (options.json) writeJson(io.stdout, objects.length === 1 ? objects[0] : { dialects: objects })
+  else io.stdout.write(`${texts.join('\n\n')}\n`)
   return EXIT.ok
+}
+
+function listedDialects(dialect: string | undefined): readonly Dialect[] {
+  if (dialect === undefined) return DIALECTS
+  if (!(DIALECTS as readonly string[]).includes(dialect)) {
+    throw new CliError(`unknown hook dialect "${dialect}"; available: ${DIALECTS.join(', ')}`)
+  }
+  return [dialect as Dialect]
 }
 
 export async function trustHooks(keys: readonly string[], options: HooksTrustOptions, io: CliIo): Promise<number> {
@@ -136,6 +212,8 @@ export async function execHooks(dialect: string, eventName: string, options: Hoo
   if (!(DIALECTS as readonly string[]).includes(dialect)) {
     throw new CliError(`unknown hook dialect "${dialect}"; available: ${DIALECTS.join(', ')}`)
   }
+  if (dialect === 'claude-code') return execClaudeHooks(eventName, options, io)
+  if (options.model !== undefined) throw new CliError('--model is for Claude Code prompt hooks; Codex hooks ask no model')
   if (!isCodexEvent(eventName)) throw new CliError(`unknown Codex event "${eventName}"; valid events: ${CODEX_EVENTS.join(', ')}`)
   const event: CodexEvent = eventName
   const cwd = resolve(io.cwd, options.cwd ?? '.')
@@ -169,6 +247,73 @@ export async function execHooks(dialect: string, eventName: string, options: Hoo
   if (options.json) writeJson(io.stdout, hookExecJson(event, result, skipped, { bypassTrust, warnings: loaded.warnings }))
   else io.stdout.write(`${renderHookExec(event, result, skipped, parsed, createStyle(colorEnabled(io.stdout, io.env)))}\n`)
   return EXIT.ok
+}
+
+async function execClaudeHooks(eventName: string, options: HooksExecOptions, io: CliIo): Promise<number> {
+  if (options.dangerouslyBypassHookTrust) {
+    throw new CliError('--dangerously-bypass-hook-trust is for Codex hooks: Claude Code hooks have no trust step')
+  }
+  const valid = `valid events: ${CLAUDE_EXEC_EVENTS.join(', ')}`
+  if (!isProducedEvent(eventName)) {
+    if (isClaudeEvent(eventName)) {
+      throw new CliError(
+        `the Claude Code event "${eventName}" never fires in the harness (${UNPRODUCED_EVENTS[eventName as keyof typeof UNPRODUCED_EVENTS]}); ${valid}`,
+      )
+    }
+    throw new CliError(`unknown Claude Code event "${eventName}"; ${valid}`)
+  }
+  const event: ProducedEvent = eventName
+  const cwd = resolve(io.cwd, options.cwd ?? '.')
+  const { text: payload, parsed } = await readPayload(options.payload, cwd, io)
+  const setup = claudeCodeSetup(cwd, options, io.env)
+  const loaded = loadClaudeHooks(setup, io.env)
+  const warn = (warning: string) => io.stderr.write(`harness: warning: ${indent(warning).trimStart()}\n`)
+  if (!options.json) loaded.warnings.forEach(warn)
+
+  const modelKernel = options.model === undefined ? undefined : await modelKernelFor(options.model, cwd)
+  const controller = new AbortController()
+  const signals = watchSignals(() => controller.abort(), io.stderr)
+  let result: ExecClaudeCodeEventResult
+  try {
+    const model = modelKernel?.resolve('model')
+    result = await execClaudeCodeEvent({
+      loaded,
+      event,
+      payload,
+      processRunner: new ExecProcessRunner(),
+      // Claude Code runs hooks in the session's current cwd, which the payload carries.
+      cwd: typeof parsed.cwd === 'string' ? resolve(cwd, parsed.cwd) : cwd,
+      env: io.env,
+      signal: controller.signal,
+      ...(model === undefined ? {} : { model }),
+    })
+  } finally {
+    signals.stop()
+    await modelKernel?.dispose()
+  }
+  if (signals.received) return signalExitCode(signals.received)
+
+  const skipped = new Set(result.skipped.map((skip) => skip.handler))
+  const dropped = loaded.dropped.filter(({ handler }) => handler.event === event && !skipped.has(handler))
+  if (options.json) {
+    writeJson(io.stdout, claudeHookExecJson(result, { payload, dropped, loadWarnings: loaded.warnings }))
+  } else {
+    result.warnings.forEach(warn)
+    io.stdout.write(`${renderClaudeHookExec(result, { dropped }, createStyle(colorEnabled(io.stdout, io.env)))}\n`)
+  }
+  return EXIT.ok
+}
+
+/** A kernel holding only the model plugin of `spec`, for prompt handlers. */
+async function modelKernelFor(spec: string, cwd: string): Promise<Kernel> {
+  const kernel = createKernel([createModelPlugin(spec, { cwd })], { cwd })
+  try {
+    await kernel.ready
+  } catch (error) {
+    await kernel.dispose()
+    throw new CliError(`model "${spec}": ${errorMessage(error)}`, { cause: error })
+  }
+  return kernel
 }
 
 /** The payload's exact text (a file, or stdin for `-`) and its parse; it must be a JSON object. */

@@ -1,5 +1,7 @@
 export * from './config/index.js'
 export * from './events.js'
+export * from './exec-event.js'
+export { DEFAULT_TIMEOUT_SEC, handlerTimeoutSec, sessionEndBudgetMs, stopHookBlockCap } from './handler-defaults.js'
 export * from './io/hook-output.js'
 export * from './io/merge.js'
 export * from './io/payload.js'

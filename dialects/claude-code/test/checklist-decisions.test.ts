@@ -300,7 +300,7 @@ describe('checklist: exit codes and decisions (claude-code-hooks.md §9, 31–48
     expect(toolResult(result.messages)?.output).toBe(winner)
   })
 
-  it('45. A second handler’s `additionalContext` is still delivered when the first denies', async () => {
+  it('45. A second handler’s `additionalContext` is still delivered when the first denies (classic: its own block after the result)', async () => {
     const h = harness({
       script: [bash('echo hi'), { text: 'done' }],
       hooks: { PreToolUse: [{ hooks: [rec('PreToolUse', 'a'), rec('PreToolUse', 'b')] }] },
@@ -312,9 +312,12 @@ describe('checklist: exit codes and decisions (claude-code-hooks.md §9, 31–48
     })
     const session = await h.kernel.startSession()
     await session.run('go')
-    expect(toolResult(h.requests()[1]!.messages)?.output).toBe(
-      'PreToolUse:Bash hook error: NO\n\n<system-reminder>\nPreToolUse:Bash hook additional context: CTX-FROM-B\n</system-reminder>',
-    )
+    const messages = h.requests()[1]!.messages
+    expect(toolResult(messages)?.output).toBe('PreToolUse:Bash hook error: NO')
+    expect(messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: [{ type: 'text', text: '<system-reminder>\nPreToolUse:Bash hook additional context: CTX-FROM-B\n</system-reminder>' }],
+    })
   })
 
   it('46a. PermissionRequest `allow` runs the tool', async () => {
@@ -340,6 +343,7 @@ describe('checklist: exit codes and decisions (claude-code-hooks.md §9, 31–48
       'hook_event_name',
       'tool_name',
       'tool_input',
+      'permission_suggestions',
     ])
     expect(payload).toMatchObject({ permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'touch ran.txt' } })
   })

@@ -53,6 +53,11 @@ describe('runHookCommands (real processes)', () => {
     expect(result.completionIndex).toBe(0)
   })
 
+  it('runs the exec form (`shell: false`) with literal arguments and no shell', async () => {
+    const result = await runHookCommand(runner, spec('/bin/echo', { shell: false, args: ['$HOME', '`id`', "it's", 'a  b'] }))
+    expect(result.stdout).toBe("$HOME `id` it's a  b\n")
+  })
+
   it('uses the given cwd and environment', async () => {
     const result = await runHookCommand(runner, spec('pwd; echo "$HOOK_TEST_VAR"', { env: { HOOK_TEST_VAR: 'x y' } }))
     expect(result.stdout).toBe(`${cwd}\nx y\n`)

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { claudeCodeHooks } from '@harness-kernel/claude-code'
 import { codexHooks, loadCodexHooks, trustCodexHooks } from '@harness-kernel/codex'
 import { JsonFileTrustStore } from '@harness-kernel/hook-protocol'
 import { createKernel, type SteerOutcome } from '@harness-kernel/kernel'
@@ -13,10 +14,11 @@ import { stepPrinter } from './step-printer.js'
 
 const script = fileURLToPath(new URL('../script.yaml', import.meta.url))
 const codexHome = fileURLToPath(new URL('../codex-home', import.meta.url))
+const claudeSettings = fileURLToPath(new URL('../claude/settings.json', import.meta.url))
 const workspace = mkdtempSync(join(tmpdir(), 'harness-quickstart-'))
 const print = (line: string) => process.stdout.write(`${line}\n`)
 
-// The Codex hooks in codex-home/hooks.json name their scripts through this variable (hooks inherit the environment).
+// The hooks in codex-home/hooks.json and claude/settings.json name their scripts through this variable (hooks inherit the environment).
 process.env.QUICKSTART_HOOKS = fileURLToPath(new URL('../hooks', import.meta.url))
 // Codex runs only hooks whose hash the user trusted. Trust the example's, as `harness hooks trust --all` would,
 // in a trust store of this run's own (the real one is $HARNESS_HOME/trust/codex.json).
@@ -30,6 +32,9 @@ const kernel = createKernel(
     scriptedModel({ script }),
     tools(),
     codexHooks({ codexHome, trustStore }),
+    // Claude Code hooks need no trust step; `settings` loads a file as `claude --settings` would. Only this example's
+    // hooks: no user, project or managed settings of the machine it runs on.
+    claudeCodeHooks({ settings: [claudeSettings], settingSources: [], managedSettingsPath: false }),
     noDestructiveCommands(),
     simulatedUser('Also write a README.md in build/ saying what is in it.', (receipt) => {
       steerReceipt = receipt
@@ -39,7 +44,7 @@ const kernel = createKernel(
   { cwd: workspace },
 )
 
-print('harness-kernel quickstart: a scripted model, the built-in tools, a policy plugin, Codex hooks, steering')
+print('harness-kernel quickstart: a scripted model, the built-in tools, a policy plugin, Codex and Claude Code hooks, steering')
 print(`workspace: ${workspace}`)
 print(`trusted ${trusted.length} Codex hooks from ${join(codexHome, 'hooks.json')}`)
 const session = await kernel.startSession()

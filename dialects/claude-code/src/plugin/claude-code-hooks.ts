@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { definePlugin, denyWithoutApprover, type Plugin } from '@harness-kernel/kernel'
 import { loadClaudeCodeHooks } from '../config/index.js'
+import { DEFAULT_ENV_FILE_DIR, DEFAULT_TIMEOUT_SEC, sessionEndBudgetMs, stopHookBlockCap } from '../handler-defaults.js'
 import { PLUGIN_NAME } from '../render/hook-text.js'
 import type { ClaudeRenderer } from '../render/renderer.js'
 import { runSessionStart, tapLifecycleEvents } from './lifecycle-taps.js'
@@ -13,10 +14,6 @@ import { ClaudeSessionState } from './session-state.js'
 import { tapStopEvents } from './stop-taps.js'
 import type { TapContext } from './tap-context.js'
 import { tapToolEvents } from './tool-taps.js'
-
-const DEFAULT_STOP_HOOK_BLOCK_CAP = 9
-const DEFAULT_SESSION_END_MS = 1500
-const MAX_SESSION_END_MS = 60_000
 
 /**
  * Runs the user's Claude Code hooks (user, project, local, managed, `--settings` and plugin settings) on the kernel's
@@ -33,18 +30,16 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
         model,
         permissionMode: options.permissionMode ?? 'bypassPermissions',
         effort: options.effort,
-        defaultTimeoutSec: options.defaultTimeoutSec ?? 600,
+        defaultTimeoutSec: options.defaultTimeoutSec ?? DEFAULT_TIMEOUT_SEC,
         entrypoint: options.entrypoint ?? 'harness-kernel',
-        envFileDir: options.envFileDir ?? join(tmpdir(), 'harness-claude-code', 'session-env'),
+        envFileDir: options.envFileDir ?? DEFAULT_ENV_FILE_DIR,
         tools: kernel.resolve('tools'),
         fixes: options.fixes ?? {},
-        stopHookBlockCap: options.stopHookBlockCap ?? positiveInteger(env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP) ?? DEFAULT_STOP_HOOK_BLOCK_CAP,
-        sessionEndTimeoutMs: Math.min(
-          options.sessionEndTimeoutMs ?? positiveInteger(env.CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS) ?? DEFAULT_SESSION_END_MS,
-          MAX_SESSION_END_MS,
-        ),
+        stopHookBlockCap: stopHookBlockCap(options.stopHookBlockCap, env),
+        sessionEndTimeoutMs: sessionEndBudgetMs(options.sessionEndTimeoutMs, env),
         hookAsk: () => options.hookAsk ?? (kernel.resolve('approvals') === denyWithoutApprover ? 'deny' : 'approvals'),
         states: new WeakMap(),
+        hookOutputDir: options.hookOutputDir ?? join(tmpdir(), 'harness-claude-code', 'hook-output'),
       }
       let renderer: ClaudeRenderer | undefined
       const currentRenderer = () => {
@@ -77,10 +72,4 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
       tapRendering(kernel, currentRenderer)
     },
   })
-}
-
-function positiveInteger(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\d+$/.test(value.trim())) return undefined
-  const number = Number(value)
-  return number > 0 ? number : undefined
 }

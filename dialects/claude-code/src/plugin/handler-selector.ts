@@ -53,7 +53,9 @@ export class HandlerSelector {
       if (!matcher.ok || !matcher.test(selection.subject)) return false
     }
     if (handler.if !== undefined && TOOL_EVENTS.has(selection.event) && selection.tool !== undefined) {
-      const rule = matchesPermissionRule(handler.if, selection.tool.name, selection.tool.input, selection.cwd)
+      const rule = matchesPermissionRule(handler.if, selection.tool.name, selection.tool.input, selection.cwd, {
+        projectDir: this.#loaded.projectDir,
+      })
       if (rule.warning !== undefined && !this.#warnedRules.has(handler)) {
         this.#warnedRules.add(handler)
         this.#warn(`hook ${handler.key}: ${rule.warning}`)

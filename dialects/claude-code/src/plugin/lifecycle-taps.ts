@@ -2,15 +2,15 @@ import { type KernelApi, type SessionStartPayload, STAGE_OBSERVE } from '@harnes
 import { mergeGate } from '../io/merge.js'
 import { additionalContextText, hookName, successText } from '../io/texts.js'
 import { hookTextMessage, PLUGIN_NAME } from '../render/hook-text.js'
-import { runFor, type TapContext } from './tap-context.js'
+import { persistOutput, runFor, type TapContext } from './tap-context.js'
 
 /** SessionStart: contexts first in the context; exit 2 reaches the user only; `continue:false` ends the next turn. */
 export async function runSessionStart(ctx: TapContext, { session, source, signal, halt }: SessionStartPayload): Promise<void> {
   const gate = mergeGate(await runFor(ctx, session, { event: 'SessionStart', subject: source, fields: { source }, signal }))
   const hook = hookName('SessionStart')
   const texts = [
-    ...gate.contexts.map((text) => additionalContextText(hook, text)),
-    ...gate.plainStdout.map((text) => successText(hook, text)),
+    ...gate.contexts.map((text) => additionalContextText(hook, persistOutput(ctx, session, 'SessionStart', 'additionalContext')(text))),
+    ...gate.plainStdout.map((text) => successText(hook, persistOutput(ctx, session, 'SessionStart', 'stdout')(text))),
   ]
   for (const text of texts) session.inject(hookTextMessage(text, { kind: 'session', event: 'SessionStart', hookName: hook }))
   for (const block of gate.blocks) session.notice('warning', `SessionStart hook error: ${block.reason}`, PLUGIN_NAME)

@@ -29,8 +29,9 @@ export interface ClaudeCodeHooksOptions {
   /** Budget all SessionEnd handlers share. Default `$CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS`, else 1500 ms (at most 60 s). */
   sessionEndTimeoutMs?: number
   /**
-   * Consecutive Stop blocks after which the turn ends anyway. Default `$CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`, else 9.
-   * The kernel's own `maxStopContinuations` must be at least `cap - 1` for a higher cap to take effect.
+   * Stop-hook continuations allowed in a row; the next block ends the turn anyway, with Claude Code's warning.
+   * Default `$CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`, else 8 (the 9th block ends it); 0 means no cap. The kernel's own
+   * `maxStopContinuations` (default 8) must be at least this for a higher cap to take effect.
    */
   stopHookBlockCap?: number
   /**
@@ -42,6 +43,8 @@ export interface ClaudeCodeHooksOptions {
   entrypoint?: string
   /** Where SessionStart hooks get a `CLAUDE_ENV_FILE`. Default `<tmpdir>/harness-claude-code/session-env`. */
   envFileDir?: string
+  /** Where hook output over 10,000 characters is saved (one folder per session). Default `<tmpdir>/harness-claude-code/hook-output`. */
+  hookOutputDir?: string
   /** The environment settings and hooks are read from. Default `process.env`. */
   env?: NodeJS.ProcessEnv
   /** Opt-in fixes for Claude Code's quirks; off by default (claude-code-hooks.md §8). */

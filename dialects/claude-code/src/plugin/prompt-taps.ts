@@ -4,7 +4,7 @@ import { additionalContextText, hookName, promptBlockedWarning, successText } fr
 import { presentTool } from '../io/tool-presentation.js'
 import { hookTextMessage, PLUGIN_NAME } from '../render/hook-text.js'
 import type { ClaudeSessionState } from './session-state.js'
-import { runFor, type TapContext } from './tap-context.js'
+import { persistOutput, runFor, type TapContext } from './tap-context.js'
 
 /**
  * `agent/pre-step`: PostToolBatch first on a tool continuation, then UserPromptSubmit once per new user item (the
@@ -46,8 +46,10 @@ export function tapPromptEvents(kernel: KernelApi, ctx: TapContext): void {
         continue
       }
       const texts = [
-        ...gate.contexts.map((text) => additionalContextText(hook, text)),
-        ...gate.plainStdout.map((text) => successText(hook, text)),
+        ...gate.contexts.map((text) =>
+          additionalContextText(hook, persistOutput(ctx, session, 'UserPromptSubmit', 'additionalContext')(text)),
+        ),
+        ...gate.plainStdout.map((text) => successText(hook, persistOutput(ctx, session, 'UserPromptSubmit', 'stdout')(text))),
       ]
       for (const text of texts) messages.push(hookTextMessage(text, { kind: 'prompt', event: 'UserPromptSubmit', hookName: hook }))
       messages.push(message)

@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import type { ModelProvider, ProcessRunner, Session } from '@harness-kernel/kernel'
+import { handlerTimeoutSec, sessionEnvFile } from '../handler-defaults.js'
 import { type HookOutput, readHookOutput } from '../io/hook-output.js'
 import type { MergeRun } from '../io/merge.js'
 import { type CommonFields, claudePayload, type PermissionMode, payloadLine } from '../io/payload.js'
@@ -44,9 +43,6 @@ export interface EventOccurrence {
   detached?: boolean
 }
 
-const DEFAULT_TIMEOUT_SEC: Record<string, number> = { UserPromptSubmit: 30, MessageDisplay: 10 }
-const PROMPT_TIMEOUT_SEC = 30
-
 /**
  * Runs every matching handler of one event occurrence as Claude Code does: identical commands once, all at once,
  * merged only when all have finished. Each run is recorded as `hook/run`; `systemMessage` and failures become notices,
@@ -68,7 +64,7 @@ export async function runClaudeEvent(ctx: DialectContext, occurrence: EventOccur
     effort: ctx.effort,
   }
   const stdin = payloadLine(claudePayload(event, common, occurrence.fields))
-  const envFile = event === 'SessionStart' ? sessionEnvFile(ctx, session.id, state.sessionStartRuns++) : undefined
+  const envFile = event === 'SessionStart' ? sessionEnvFile(ctx.envFileDir, session.id, state.sessionStartRuns++) : undefined
   const spec = (handler: RunnableHandler, signal: AbortSignal | undefined): HandlerRunSpec => ({
     handler,
     stdin,
@@ -83,7 +79,7 @@ export async function runClaudeEvent(ctx: DialectContext, occurrence: EventOccur
       entrypoint: ctx.entrypoint,
       agentName: ctx.entrypoint,
     }),
-    timeoutMs: timeoutMs(ctx, handler, event, occurrence.budgetMs),
+    timeoutMs: timeoutMs(ctx, handler, occurrence.budgetMs),
     ...(signal === undefined ? {} : { signal }),
   })
   const services = { processRunner: ctx.processRunner, model: ctx.model() }
@@ -117,20 +113,9 @@ export function labelOf(handler: RunnableHandler): string {
   return handler.prompt
 }
 
-function timeoutMs(ctx: DialectContext, handler: RunnableHandler, event: string, budgetMs: number | undefined): number {
-  const sec = handler.timeoutSec ?? (handler.type === 'prompt' ? PROMPT_TIMEOUT_SEC : (DEFAULT_TIMEOUT_SEC[event] ?? ctx.defaultTimeoutSec))
-  const ms = Math.max(1, Math.round(sec * 1000))
+function timeoutMs(ctx: DialectContext, handler: RunnableHandler, budgetMs: number | undefined): number {
+  const ms = Math.max(1, Math.round(handlerTimeoutSec(handler, ctx.defaultTimeoutSec) * 1000))
   return budgetMs === undefined ? ms : Math.min(ms, budgetMs)
-}
-
-function sessionEnvFile(ctx: DialectContext, sessionId: string, index: number): string | undefined {
-  const dir = join(ctx.envFileDir, sessionId)
-  try {
-    mkdirSync(dir, { recursive: true })
-  } catch {
-    return undefined
-  }
-  return join(dir, `sessionstart-hook-${index}.sh`)
 }
 
 function hookNameOf(occurrence: EventOccurrence): string {
@@ -145,7 +130,7 @@ function settle(
   result: HandlerRunResult,
   mode: 'sync' | 'async',
 ): HookOutput {
-  const timeoutSec = Math.round(timeoutMs(ctx, handler, occurrence.event, occurrence.budgetMs)) / 1000
+  const timeoutSec = Math.round(timeoutMs(ctx, handler, occurrence.budgetMs)) / 1000
   const output = readHookOutput(result, {
     event: occurrence.event,
     timeoutSec,

@@ -6,7 +6,7 @@ import { runFor, type TapContext } from './tap-context.js'
 
 /**
  * Stop and SubagentStop: a block (exit 2 or `decision:block`) continues the same turn with exactly one more request;
- * after `stopHookBlockCap` consecutive blocks the turn ends anyway, with Claude Code's warning.
+ * the block after `stopHookBlockCap` continuations in a row ends the turn anyway, with Claude Code's warning.
  */
 export function tapStopEvents(kernel: KernelApi, ctx: TapContext): void {
   kernel.hooks.turnStopping.tapPromise(PLUGIN_NAME, async (decision, { session, turn, signal, stopHookActive, lastAssistantMessage }) => {
@@ -72,8 +72,8 @@ function stopOutcome(
   }
   if (gate.blocks.length === 0) return { decision, blocks: 0 }
   const blocks = blocksSoFar + 1
-  if (blocks >= ctx.stopHookBlockCap) {
-    session.notice('warning', stopCapWarning(ctx.stopHookBlockCap), PLUGIN_NAME)
+  if (ctx.stopHookBlockCap > 0 && blocks > ctx.stopHookBlockCap) {
+    session.notice('warning', stopCapWarning(blocks), PLUGIN_NAME)
     return { decision: { kind: 'stop' }, blocks: 0 }
   }
   const name = hookName(event)

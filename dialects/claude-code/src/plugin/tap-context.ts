@@ -1,4 +1,6 @@
+import { join } from 'node:path'
 import type { Session, ToolCall, ToolRegistry } from '@harness-kernel/kernel'
+import { persistLargeOutput } from '../io/persisted-output.js'
 import { type ClaudeToolView, presentTool } from '../io/tool-presentation.js'
 import type { ClaudeCodeFixes } from './options.js'
 import { type DialectContext, type EventOccurrence, runClaudeEvent } from './run-event.js'
@@ -11,6 +13,8 @@ export interface TapContext extends DialectContext {
   sessionEndTimeoutMs: number
   hookAsk: () => 'deny' | 'approvals'
   states: WeakMap<Session, ClaudeSessionState>
+  /** Where long hook output is saved, one folder per session. */
+  hookOutputDir: string
 }
 
 /** Runs an event for a session the dialect knows; sessions it never saw start run nothing. */
@@ -23,4 +27,9 @@ export function runFor(ctx: TapContext, session: Session, occurrence: Omit<Event
 /** A kernel call with Claude's tool name and input shape. */
 export function claudeView(ctx: TapContext, session: Session, call: ToolCall): ClaudeToolView {
   return presentTool(call.name, call.input, ctx.tools.get(call.name)?.aliases, session.cwd)
+}
+
+/** Long hook output (over 10,000 characters) becomes Claude Code's `<persisted-output>` preview. */
+export function persistOutput(ctx: TapContext, session: Session, event: string, field: 'additionalContext' | 'stdout', toolUseId?: string) {
+  return (text: string) => persistLargeOutput(text, { dir: join(ctx.hookOutputDir, session.id), event, toolUseId, field })
 }

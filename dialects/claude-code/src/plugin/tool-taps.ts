@@ -3,7 +3,7 @@ import { mergePermissionRequest, mergePostToolUse, mergePreToolUse } from '../io
 import { additionalContextText, blockingErrorText, hookName, toolErrorText } from '../io/texts.js'
 import { inputFromClaude, toolFailureError, toolResponse } from '../io/tool-presentation.js'
 import { hookTextMessage, PLUGIN_NAME } from '../render/hook-text.js'
-import { claudeView, runFor, type TapContext } from './tap-context.js'
+import { claudeView, persistOutput, runFor, type TapContext } from './tap-context.js'
 
 /** PreToolUse, PermissionRequest (and its Notification), PostToolUse and PostToolUseFailure on the tool points. */
 export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
@@ -31,7 +31,9 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
         'PreToolUse',
         view.toolName,
         call.id,
-        merged.contexts.map((text) => additionalContextText(hook, text)),
+        merged.contexts.map((text) =>
+          additionalContextText(hook, persistOutput(ctx, session, 'PreToolUse', 'additionalContext', call.id)(text)),
+        ),
       ),
     ]
     const halt = merged.stop ? { reason: merged.stop.reason ?? 'a PreToolUse hook stopped the turn' } : undefined
@@ -71,7 +73,8 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
         turnId: turn.id,
         subject: view.toolName,
         tool: { name: view.toolName, input: view.toolInput },
-        fields: { tool_name: view.toolName, tool_input: view.toolInput },
+        // Claude Code's permission engine suggests rules here; the kernel has none to suggest.
+        fields: { tool_name: view.toolName, tool_input: view.toolInput, permission_suggestions: [] },
         signal,
       }),
     )
@@ -130,7 +133,7 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
     const hook = hookName(event, view.toolName)
     const texts = [
       ...merged.blocks.map((block) => blockingErrorText(hook, block.command, block.reason)),
-      ...merged.contexts.map((text) => additionalContextText(hook, text)),
+      ...merged.contexts.map((text) => additionalContextText(hook, persistOutput(ctx, session, event, 'additionalContext', call.id)(text))),
     ]
     const context = [...(decision.context ?? []), ...toolTexts(event, view.toolName, call.id, texts)]
     if (decision.kind === 'block') return { ...decision, context }

@@ -33,7 +33,15 @@ export const HOOK_ENV_SET = [
 ] as const
 
 /** Events whose hooks get `CLAUDE_EFFORT` (when the model has an effort level). */
-export const EFFORT_ENV_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PostToolUse', 'PostToolBatch', 'Stop'])
+export const EFFORT_ENV_EVENTS: ReadonlySet<string> = new Set([
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'Stop',
+  'SubagentStop',
+])
 
 /** Inherited variables with these prefixes are removed, as Claude Code does. */
 export const HOOK_ENV_STRIPPED_PREFIXES = ['OTEL_'] as const

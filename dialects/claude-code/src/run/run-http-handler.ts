@@ -5,20 +5,23 @@ import { effectiveEnv, interpolateHeaderValue } from './header-interpolation.js'
 import { payloadJsonOf } from './payload-json.js'
 import { timeoutSignal, timeoutText } from './timeout-signal.js'
 
+/** `Content-Type: application/json`, then the configured headers with their allowed variables expanded. */
 export function httpHeaders(
   handler: Pick<HttpHandler, 'headers' | 'allowedEnvVars'>,
   env: Readonly<Record<string, string | undefined>>,
 ): Headers {
   const headers = new Headers({ 'Content-Type': 'application/json' })
   const environment = effectiveEnv(env)
-  for (const [name, value] of Object.entries(handler.headers))
+  for (const [name, value] of Object.entries(handler.headers)) {
     headers.set(name, interpolateHeaderValue(value, handler.allowedEnvVars, environment))
+  }
   return headers
 }
 
 /**
- * POSTs the payload JSON (without the stdin's final newline) to `handler.url`. A 2xx body is the handler's stdout; any other status, a network failure or a timeout is
- * a non-blocking error. Redirects are not followed: the URL allow-list was checked against the configured URL. Never throws.
+ * POSTs the payload JSON (the stdin without its final newline) to `handler.url`. A 2xx body is the handler's stdout; any
+ * other status, a network failure or a timeout is a non-blocking error. Redirects are not followed: the URL allow-list was
+ * checked against the configured URL. Never throws.
  */
 export async function runHttpHandler(fetchImpl: typeof fetch, handler: HttpHandler, spec: HandlerRunSpec): Promise<HandlerRunOutcome> {
   const started = performance.now()

@@ -1,11 +1,13 @@
 import type { ProcessRunResult } from '@harness-kernel/kernel'
 
-/** One hook handler to run as `<shell> -c <command>`. */
+/** One hook handler to run as `<shell> -c <command>`, or (exec form, `shell: false`) as `command` with `args`. */
 export interface HookCommandSpec {
-  /** Passed to the shell verbatim, never rewritten. */
+  /** Passed to the shell verbatim, never rewritten; in exec form, the executable. */
   command: string
-  /** The shell's path, e.g. `/bin/bash` (Codex) or `/bin/sh` (Claude Code). */
-  shell: string
+  /** With `shell: false`, the argument vector, each element one argument exactly as given; with a shell, quoted onto the line. */
+  args?: readonly string[]
+  /** The shell's path, e.g. `/bin/bash` (Codex) or `/bin/sh` (Claude Code); `false` spawns `command` directly (exec form). */
+  shell: string | false
   cwd: string
   /** Merged over the parent environment (unless `extendEnv` is false); `undefined` removes a variable. */
   env?: Record<string, string | undefined>

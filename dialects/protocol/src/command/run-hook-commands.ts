@@ -30,6 +30,7 @@ export function hookCommandRunOptions(spec: HookCommandSpec): ProcessRunOptions 
     stdin: spec.stdin,
     timeoutMs: spec.timeoutMs,
   }
+  if (spec.args !== undefined) options.args = spec.args
   if (spec.env !== undefined) options.env = spec.env
   if (spec.extendEnv !== undefined) options.extendEnv = spec.extendEnv
   if (spec.signal !== undefined) options.signal = spec.signal

@@ -1,0 +1,111 @@
+// Reading back what shared/real-clients/claude-code/bin/hook.sh recorded (both sides run it) and
+// what the fake Messages API server logged (real side).
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { DETACHED_EVENTS } from './normalize.mjs'
+
+export function readText(file, fallback = '') {
+  return existsSync(file) ? readFileSync(file, 'utf8') : fallback
+}
+
+function parseKeyValues(text) {
+  const out = {}
+  for (const line of text.split('\n')) {
+    const i = line.indexOf('=')
+    if (i > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(line.slice(0, i))) out[line.slice(0, i)] = line.slice(i + 1)
+  }
+  return out
+}
+
+/**
+ * The hook calls hook.sh recorded in a run directory (`<ns>-<Event>-<tag>.stdin|.env|.meta`), in a
+ * deterministic order: by start time, except that calls of one event that are adjacent in time
+ * (the handlers of one occurrence, started together) are ordered by (invocation, tag), since their
+ * start order is a race. Detached events (MessageDisplay) are ordered among themselves only.
+ * @returns {{ event: string, tag: string, invocation: number, stdin: string, env: Record<string,string>, cwd: string|undefined, base: string }[]}
+ */
+export function collectHookCalls(runDir) {
+  if (!existsSync(runDir)) return []
+  const raw = []
+  for (const file of readdirSync(runDir).sort()) {
+    const m = /^(\d+)-([A-Za-z]+)-(.+)\.stdin$/.exec(file)
+    if (!m) continue
+    const base = join(runDir, file.slice(0, -'.stdin'.length))
+    raw.push({ ns: BigInt(m[1]), event: m[2], tag: m[3], base })
+  }
+  raw.sort((a, b) => (a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0))
+  const counts = {}
+  const calls = raw.map(({ event, tag, base }) => {
+    const k = `${event}/${tag}`
+    counts[k] = (counts[k] ?? 0) + 1
+    const meta = parseKeyValues(readText(`${base}.meta`))
+    return {
+      event,
+      tag,
+      invocation: counts[k],
+      stdin: readFileSync(`${base}.stdin`, 'utf8'),
+      env: parseKeyValues(readText(`${base}.env`)),
+      cwd: meta.pwd,
+      base,
+    }
+  })
+  const main = calls.filter((c) => !DETACHED_EVENTS.includes(c.event))
+  const detached = calls.filter((c) => DETACHED_EVENTS.includes(c.event))
+  const ordered = []
+  for (let i = 0; i < main.length; ) {
+    let j = i + 1
+    while (j < main.length && main[j].event === main[i].event) j++
+    ordered.push(...main.slice(i, j).sort((a, b) => a.invocation - b.invocation || a.tag.localeCompare(b.tag)))
+    i = j
+  }
+  return [...ordered, ...detached]
+}
+
+/** The fake server's log: POST /v1/messages entries, each with `main` (the request offers Bash) or not. */
+export function readClaudeRequests(runDir) {
+  const file = join(runDir, 'server', 'requests.jsonl')
+  if (!existsSync(file)) return []
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .filter((e) => e.method === 'POST' && /^\/v1\/messages(\?|$)/.test(e.url))
+    .map((e) => ({ n: e.n, body: e.body, main: Array.isArray(e.body?.tools) && e.body.tools.some((t) => t.name === 'Bash') }))
+}
+
+/** The `result` frame of a `claude -p --output-format stream-json` run, and the notifications. */
+export function readClaudeStream(runDir) {
+  const lines = readText(join(runDir, 'stream.jsonl')).split('\n').filter(Boolean)
+  let result
+  const notifications = []
+  for (const line of lines) {
+    let m
+    try {
+      m = JSON.parse(line)
+    } catch {
+      continue
+    }
+    if (m.type === 'result') result = m
+    if (m.type === 'system' && m.subtype === 'notification') notifications.push(m.text)
+  }
+  return { result, notifications }
+}
+
+/**
+ * The turn outcome in the kernel's terms (TurnStatus): `completed`, `halted` (a hook's
+ * `continue:false`, Claude's terminal_reason `hook_stopped`), `blocked` (UserPromptSubmit exit 2
+ * on the prompt: no model call, Claude's result is the warning), `failed`.
+ */
+export function claudeOutcome(result) {
+  if (!result) return { status: 'no-result' }
+  if (result.subtype !== 'success' || result.is_error) return { status: 'failed', detail: result.subtype }
+  if (result.terminal_reason === 'hook_stopped') return { status: 'halted', result: result.result }
+  if (result.terminal_reason === 'completed') return { status: 'completed', result: result.result }
+  if (
+    result.terminal_reason === undefined &&
+    result.num_turns === 0 &&
+    /^UserPromptSubmit operation blocked by hook/.test(result.result ?? '')
+  )
+    return { status: 'blocked', reason: result.result }
+  return { status: `unknown (${result.terminal_reason})`, result: result.result }
+}

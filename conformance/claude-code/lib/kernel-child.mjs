@@ -1,0 +1,77 @@
+// Runs one scenario on our kernel with the Claude Code dialect, in its own process: cwd = the
+// project, and the hook env of the real run (RC_OUT, RC_MODE_DIR, HOME, CLAUDE_CONFIG_DIR), so the
+// hooks see nothing of the suite. Started by kernel-runner.mjs.
+// Usage: node kernel-child.mjs <job.json>; writes job.resultFile.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { directiveModel } from './directive-model.mjs'
+
+const job = JSON.parse(readFileSync(process.argv[2], 'utf8'))
+const result = { turns: [], error: null }
+const save = () => writeFileSync(job.resultFile, `${JSON.stringify(result, null, 2)}\n`)
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Detached hooks (MessageDisplay) may still run after the session ends: wait until hook.sh logged every end. */
+async function hooksSettled(timeline, ms) {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline) {
+    const lines = existsSync(timeline) ? readFileSync(timeline, 'utf8').split('\n') : []
+    const starts = lines.filter((l) => / start /.test(l)).length
+    const ends = lines.filter((l) => / end /.test(l)).length
+    if (starts === ends) return true
+    await sleep(50)
+  }
+  return false
+}
+
+/**
+ * Stands in for Claude Code's permission engine in default mode (scenario `kernelPolicy: 'ask-shell'`):
+ * after the dialect's PreToolUse tap, a shell call that no hook allowed, rewrote or denied needs
+ * approval, so `tools/permission-request` (PermissionRequest hooks) runs.
+ */
+const askShellPolicy = {
+  name: 'conformance-ask-shell-policy',
+  setup(kernel) {
+    kernel.hooks.toolPreExecute.tapPromise('conformance-ask-shell-policy', async (decision, { call }) => {
+      if (call.name !== 'shell' || decision.kind !== 'allow' || decision.input !== undefined || decision.halt) return decision
+      return {
+        kind: 'ask',
+        reason: 'a permission prompt would show (Claude Code default mode)',
+        ...(decision.context ? { context: decision.context } : {}),
+      }
+    })
+  },
+}
+
+try {
+  const { createKernel } = await import(pathToFileURL(job.modules.kernel).href)
+  const { tools } = await import(pathToFileURL(job.modules.tools).href)
+  const { claudeCodeHooks } = await import(pathToFileURL(job.modules.dialect).href)
+  const hooks = claudeCodeHooks({
+    configDir: job.configDir,
+    managedSettingsPath: false,
+    settings: job.settings,
+    rendering: job.rendering,
+    permissionMode: job.permissionMode,
+    effort: job.effort ?? undefined,
+  })
+  const plugins = [directiveModel({ recordTo: job.recordTo }), tools(), hooks]
+  if (job.kernelPolicy === 'ask-shell') plugins.push(askShellPolicy)
+  const kernel = createKernel(plugins, { cwd: job.projectDir, sessionsDir: job.sessionsDir })
+  try {
+    const session = await kernel.startSession()
+    result.sessionId = session.id
+    result.transcriptPath = session.transcriptPath
+    const turn = await session.run(job.prompt)
+    result.turns.push({ status: turn.status, lastAssistantMessage: turn.lastAssistantMessage, reason: turn.reason, error: turn.error })
+    await session.end()
+  } finally {
+    await kernel.dispose()
+  }
+} catch (error) {
+  result.error = String(error?.stack ?? error)
+}
+result.hooksSettled = await hooksSettled(join(job.runDir, 'timeline'), 5000)
+save()
+process.exit(0)

@@ -1,0 +1,153 @@
+// Our side: the same scenario (same settings, same hook.sh and behaviour scripts, same model
+// policy, same prompt) on the kernel with @harness-kernel/claude-code, normalized like the real side.
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { collectHookCalls } from './capture.mjs'
+import { caseLayout, casePathMap, modeDirFor, renderSettings, writeModes, writeSettingsFlag } from './case.mjs'
+import { cleanEnv, hookScript, REPO_ROOT } from './env.mjs'
+import { hookTexts, kernelRequestItems, Labeler, normalizeHookCalls, normalizePaths, requestDeltas } from './normalize.mjs'
+
+const DIALECT_ENTRY = join(REPO_ROOT, 'dialects', 'claude-code', 'dist', 'index.js')
+/** CLAUDE_CODE_DIALECT_MODULE=/abs/module.mjs tests another build of the dialect (it must export claudeCodeHooks). */
+const dialectModule = () => (process.env.CLAUDE_CODE_DIALECT_MODULE ? resolve(process.env.CLAUDE_CODE_DIALECT_MODULE) : DIALECT_ENTRY)
+const MODULES = () => ({
+  kernel: ['@harness-kernel/kernel', join(REPO_ROOT, 'kernel', 'dist', 'index.js'), 'createKernel'],
+  tools: ['@harness-kernel/tools', join(REPO_ROOT, 'plugins', 'tools', 'dist', 'index.js'), 'tools'],
+  dialect: ['@harness-kernel/claude-code', dialectModule(), 'claudeCodeHooks'],
+})
+
+/** @returns {Promise<{ ok: true, dialect: string } | { ok: false, reason: string }>} */
+export async function probeKernel() {
+  for (const [pkg, file, name] of Object.values(MODULES())) {
+    if (!existsSync(file)) return { ok: false, reason: `${pkg} is not built (${file} missing; run \`tsc -b\`)` }
+    let mod
+    try {
+      mod = await import(pathToFileURL(file).href)
+    } catch (error) {
+      return { ok: false, reason: `${pkg} failed to load: ${error.message}` }
+    }
+    if (typeof mod[name] !== 'function') return { ok: false, reason: `${pkg} does not export ${name}() yet (${file})` }
+  }
+  if (!existsSync(hookScript()))
+    return { ok: false, reason: `${hookScript()} not found (set REAL_CLIENTS_DIR): both sides run that hook script` }
+  return { ok: true, dialect: process.env.CLAUDE_CODE_DIALECT_MODULE ? dialectModule() : '@harness-kernel/claude-code' }
+}
+
+/** Runs a scenario on the kernel in `<root>/kernel/<name>/`. */
+export async function runKernelScenario(scenario, root) {
+  const dir = join(root, 'kernel', scenario.name)
+  rmSync(dir, { recursive: true, force: true })
+  const layout = caseLayout(dir)
+  for (const p of [layout.proj, layout.config, layout.home, layout.run, layout.sessions, layout.harnessHome])
+    mkdirSync(p, { recursive: true })
+  if (scenario.hooks) {
+    mkdirSync(join(layout.proj, '.claude'), { recursive: true })
+    writeFileSync(join(layout.proj, '.claude', 'settings.json'), renderSettings(scenario.hooks))
+  }
+  const settingsFlagFile = writeSettingsFlag(scenario, layout)
+  writeModes(scenario, layout)
+  const modeDir = modeDirFor(scenario, layout)
+  const job = {
+    prompt: scenario.prompt,
+    projectDir: layout.proj,
+    configDir: layout.config,
+    sessionsDir: layout.sessions,
+    // the --settings sources of the real run
+    settings: settingsFlagFile ? [settingsFlagFile] : [],
+    kernelPolicy: scenario.kernelPolicy ?? null,
+    runDir: layout.run,
+    rendering: scenario.rendering,
+    permissionMode: scenario.bypass ? 'bypassPermissions' : 'default',
+    // Claude's default model has effort "medium"; claude-sonnet-4-5 has none (spec §4, §5)
+    effort: scenario.rendering === 'system' ? 'medium' : null,
+    recordTo: join(dir, 'requests.jsonl'),
+    resultFile: join(dir, 'result.json'),
+    modules: Object.fromEntries(Object.entries(MODULES()).map(([k, [, file]]) => [k, file])),
+  }
+  writeFileSync(join(dir, 'job.json'), `${JSON.stringify(job, null, 2)}\n`)
+  const result = {
+    scenario: scenario.name,
+    side: 'kernel',
+    rendering: scenario.rendering,
+    hookCalls: [],
+    requests: [],
+    info: { caseDir: dir },
+  }
+  const started = Date.now()
+  const run = await new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, [join(import.meta.dirname, 'kernel-child.mjs'), join(dir, 'job.json')], {
+      cwd: layout.proj,
+      // the hook env run-cli.sh gives Claude Code (and so its hooks), minus the fake-server variables
+      env: cleanEnv({
+        RC_RUN: 'run',
+        RC_OUT: layout.run,
+        RC_MODE_DIR: modeDir,
+        HOME: layout.home,
+        CLAUDE_CONFIG_DIR: layout.config,
+        HARNESS_HOME: layout.harnessHome,
+        ...scenario.env,
+      }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stdout.on('data', () => {})
+    child.stderr.on('data', (d) => {
+      stderr += d
+    })
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      child.kill('SIGKILL')
+    }, scenario.timeoutMs)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolvePromise({ code, stderr, timedOut })
+    })
+  })
+  writeFileSync(join(dir, 'kernel.stderr'), run.stderr)
+  result.info.durationMs = Date.now() - started
+  const child = existsSync(job.resultFile) ? JSON.parse(readFileSync(job.resultFile, 'utf8')) : null
+  if (run.timedOut) result.error = `timed out after ${scenario.timeoutMs} ms`
+  else if (!child) result.error = `kernel child exited ${run.code} without a result: ${run.stderr.trim().split('\n').slice(-5).join(' | ')}`
+  else if (child.error) result.error = child.error.split('\n').slice(0, 6).join('\n')
+
+  const pathMap = casePathMap(layout, modeDir)
+  const labeler = new Labeler()
+  result.hookCalls = normalizeHookCalls(collectHookCalls(layout.run), pathMap, labeler)
+  const recorded = existsSync(job.recordTo)
+    ? readFileSync(job.recordTo, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : []
+  result.requests = requestDeltas(recorded.map((r) => kernelRequestItems(r.request, pathMap, scenario.rendering).items))
+  result.hookTexts = hookTexts(result.requests)
+  const turn = child?.turns?.[0]
+  result.outcome = turn
+    ? {
+        status: turn.status,
+        ...(turn.status === 'blocked' || turn.status === 'halted' ? { reason: normalizePaths(String(turn.reason ?? ''), pathMap) } : {}),
+        result: turn.lastAssistantMessage ?? null,
+      }
+    : { status: 'no-result' }
+  result.info.hooksSettled = child?.hooksSettled
+  result.info.notices = kernelNotices(child?.transcriptPath, pathMap)
+  return result
+}
+
+/** The `notice` events of the kernel's session log (user-facing only; informational). */
+function kernelNotices(transcriptPath, pathMap) {
+  if (!transcriptPath || !existsSync(transcriptPath)) return []
+  const out = []
+  for (const line of readFileSync(transcriptPath, 'utf8').split('\n')) {
+    if (!line) continue
+    try {
+      const e = JSON.parse(line)
+      const body = e.body ?? e
+      if (body.type === 'notice') out.push(normalizePaths(`${body.level}: ${body.text}`, pathMap))
+    } catch {}
+  }
+  return out
+}

@@ -1,0 +1,90 @@
+// Loads scenarios/*.mjs (one file per behaviour; the file name is the scenario name). A scenario
+// with `renderings: ['system', 'classic']` becomes two runs: `<name>` (Claude's default model,
+// system-role rendering) and `<name>-s45` (--model claude-sonnet-4-5-20250929, classic rendering).
+import { readdirSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { SCENARIOS_DIR } from './env.mjs'
+import { P, standardHooks } from './kit.mjs'
+
+const KNOWN_KEYS = new Set([
+  'description',
+  'prompt',
+  'mode',
+  'modes',
+  'hooks',
+  'settingsFlag',
+  'kernelPolicy',
+  'renderings',
+  'bypass',
+  'args',
+  'env',
+  'expect',
+  'timeoutMs',
+])
+const RENDERINGS = ['system', 'classic']
+const EXPECT_KEYS = new Set(['requests', 'hooks', 'detached', 'contains', 'absent', 'outcome'])
+
+function validate(name, s) {
+  const problems = []
+  for (const k of Object.keys(s)) if (!KNOWN_KEYS.has(k)) problems.push(`unknown key "${k}"`)
+  if (typeof s.description !== 'string') problems.push('description must be a string')
+  if (s.mode !== undefined && s.modes !== undefined) problems.push('give mode (a shared modes/ name) or modes (inline scripts), not both')
+  if (s.mode !== undefined && (typeof s.mode !== 'string' || s.mode.includes('/'))) problems.push('mode must be a name in shared modes/')
+  for (const [ev, body] of Object.entries(s.modes ?? {}))
+    if (!/^[A-Za-z]+$/.test(ev) || typeof body !== 'string') problems.push(`modes.${ev}: an event name and a script body`)
+  for (const r of s.renderings ?? []) if (!RENDERINGS.includes(r)) problems.push(`rendering "${r}" is not one of ${RENDERINGS.join(', ')}`)
+  if (s.hooks !== undefined && (typeof s.hooks !== 'object' || Array.isArray(s.hooks)))
+    problems.push('hooks is the "hooks" object of the project settings.json (null: no project settings)')
+  if (s.settingsFlag !== undefined && (typeof s.settingsFlag !== 'object' || s.settingsFlag === null || Array.isArray(s.settingsFlag)))
+    problems.push('settingsFlag is the "hooks" object of a --settings file')
+  if (s.kernelPolicy !== undefined && s.kernelPolicy !== 'ask-shell') problems.push('kernelPolicy must be "ask-shell"')
+  if (problems.length) throw new Error(`scenarios/${name}.mjs: ${problems.join('; ')}`)
+}
+
+function expectFor(name, s, rendering) {
+  const e = typeof s.expect === 'function' ? s.expect(rendering) : (s.expect ?? {})
+  for (const k of Object.keys(e)) if (!EXPECT_KEYS.has(k)) throw new Error(`scenarios/${name}.mjs: unknown expect key "${k}"`)
+  return e
+}
+
+/** @param {string[]} filters  substrings or globs (`*`) of run names; none = all */
+export async function loadScenarios(filters = []) {
+  const files = readdirSync(SCENARIOS_DIR)
+    .filter((f) => f.endsWith('.mjs'))
+    .sort()
+  const match = (name) =>
+    filters.length === 0 ||
+    filters.some((f) => (f.includes('*') ? new RegExp(`^${f.split('*').map(escapeRe).join('.*')}$`).test(name) : name.includes(f)))
+  const scenarios = []
+  for (const file of files) {
+    const base = basename(file, '.mjs')
+    const mod = await import(pathToFileURL(join(SCENARIOS_DIR, file)).href)
+    const s = mod.default
+    validate(base, s)
+    for (const rendering of s.renderings ?? ['system']) {
+      const name = rendering === 'classic' ? `${base}-s45` : base
+      if (!match(name)) continue
+      scenarios.push({
+        name,
+        file: base,
+        description: s.description,
+        prompt: s.prompt ?? P,
+        mode: s.mode,
+        modes: s.modes,
+        hooks: s.hooks === undefined ? standardHooks() : s.hooks,
+        settingsFlag: s.settingsFlag,
+        kernelPolicy: s.kernelPolicy,
+        rendering,
+        bypass: s.bypass ?? true,
+        args: s.args ?? [],
+        env: s.env ?? {},
+        expect: expectFor(base, s, rendering),
+        timeoutMs: s.timeoutMs ?? 60_000,
+      })
+    }
+  }
+  return scenarios
+}
+
+const escapeRe = (s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')
