@@ -4,6 +4,8 @@ export interface ModelRetryOptions {
   /** Delay before the first retry; doubled each retry up to `maxDelayMs`. Default 250 ms. */
   initialDelayMs?: number
   maxDelayMs?: number
+  /** The longest server `retry-after` the kernel waits for; a longer one is cut to this. Default 60000 ms. */
+  maxRetryAfterMs?: number
 }
 
 export interface KernelOptions {

@@ -227,6 +227,7 @@ function resolveOptions(options: KernelOptions): ResolvedKernelOptions {
       maxAttempts: options.modelRetry?.maxAttempts ?? 4,
       initialDelayMs: options.modelRetry?.initialDelayMs ?? 250,
       maxDelayMs: options.modelRetry?.maxDelayMs ?? 4000,
+      maxRetryAfterMs: options.modelRetry?.maxRetryAfterMs ?? 60_000,
     },
     fsync: options.fsync ?? 'steering',
   }

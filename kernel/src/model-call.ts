@@ -8,7 +8,7 @@ export interface ModelCallContext extends Omit<ModelCallOptions, 'attempt'> {
   onRetry(message: string): void
 }
 
-/** One logical model call: retryable failures are retried with backoff; boundaries never re-run. */
+/** One logical model call: retryable failures are retried with backoff (at least the server's retry-after); boundaries never re-run. */
 export async function callModel(model: ModelProvider, request: ModelRequest, context: ModelCallContext): Promise<ModelResponse> {
   const { retry, onRetry, ...call } = context
   for (let attempt = 1; ; attempt++) {
@@ -17,7 +17,8 @@ export async function callModel(model: ModelProvider, request: ModelRequest, con
       return await raceAbort(model.generate(request, { ...call, attempt }), call.signal)
     } catch (error) {
       if (call.signal.aborted || !isRetryableModelError(error) || attempt >= retry.maxAttempts) throw error
-      const delay = Math.min(retry.initialDelayMs * 2 ** (attempt - 1), retry.maxDelayMs)
+      const backoff = Math.min(retry.initialDelayMs * 2 ** (attempt - 1), retry.maxDelayMs)
+      const delay = Math.max(backoff, Math.min(error.retryAfterMs ?? 0, retry.maxRetryAfterMs))
       onRetry(`model ${model.id} failed (${errorMessage(error)}); retrying in ${delay} ms (attempt ${attempt + 1} of ${retry.maxAttempts})`)
       await sleep(delay, call.signal)
     }

@@ -50,16 +50,21 @@ export interface ModelProvider {
   generate(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse>
 }
 
-/** A provider failure. `retryable` failures are retried by the kernel with backoff. */
+/**
+ * A provider failure. `retryable` failures are retried by the kernel with backoff, never sooner than `retryAfterMs`
+ * (a server's `retry-after`), within the same step: no boundary or hook runs again.
+ */
 export class ModelError extends Error {
   override readonly name = 'ModelError'
   readonly retryable: boolean
   readonly status: number | undefined
+  readonly retryAfterMs: number | undefined
 
-  constructor(message: string, options: { retryable: boolean; status?: number; cause?: unknown }) {
+  constructor(message: string, options: { retryable: boolean; status?: number; retryAfterMs?: number; cause?: unknown }) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.retryable = options.retryable
     this.status = options.status
+    this.retryAfterMs = options.retryAfterMs
   }
 }
 

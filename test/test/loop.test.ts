@@ -1,4 +1,4 @@
-import { contextMessage, type Message, type SessionEvent, STAGE_GUARD, userMessage } from '@harness-kernel/kernel'
+import { contextMessage, type Message, ModelError, type SessionEvent, STAGE_GUARD, userMessage } from '@harness-kernel/kernel'
 import { describe, expect, it } from 'vitest'
 import { flatten, harnessPerTest, plugin, readEvents, testTools } from './helpers.js'
 
@@ -354,6 +354,29 @@ describe('model retries', () => {
     const events = readEvents(session.transcriptPath)
     expect(events.filter((event) => event.type === 'step/start')).toHaveLength(1)
     expect(events.some((event) => event.type === 'notice' && event.text.includes('retrying'))).toBe(true)
+  })
+
+  it("waits at least the server's retry-after, capped by maxRetryAfterMs", async () => {
+    const failing = plugin('retry-after-model', (kernel) => {
+      let calls = 0
+      kernel.provide('model', {
+        id: 'retry-after',
+        async generate() {
+          calls++
+          if (calls === 1) throw new ModelError('rate limited', { retryable: true, status: 429, retryAfterMs: 40 })
+          if (calls === 2) throw new ModelError('rate limited', { retryable: true, status: 429, retryAfterMs: 90_000 })
+          return { content: [{ type: 'text', text: 'ok' }] }
+        },
+      })
+    })
+    const { kernel } = setup([], [failing], { modelRetry: { initialDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 60 } })
+    const session = await kernel.startSession()
+    expect(await session.run('go')).toMatchObject({ status: 'completed' })
+    const notices = readEvents(session.transcriptPath).flatMap((event) => (event.type === 'notice' ? [event.text] : []))
+    expect(notices).toEqual([
+      'model retry-after failed (rate limited); retrying in 40 ms (attempt 2 of 4)',
+      'model retry-after failed (rate limited); retrying in 60 ms (attempt 3 of 4)',
+    ])
   })
 
   it('a non-retryable error, or running out of attempts, fails the turn', async () => {
