@@ -8,7 +8,7 @@ import { CliError } from './cli-error.js'
 import { defaultCodexHooksOptions } from './codex/codex-setup.js'
 import type { HarnessConfig } from './config/define-config.js'
 import { loadConfig } from './config/load-config.js'
-import { createModelPlugin, MODEL_USAGE } from './model-spec.js'
+import { createModelPlugin, MODEL_USAGE, modelOptionsHelp } from './model-spec.js'
 
 export interface CreateHarnessOptions {
   /** The harness's working directory; relative paths below resolve against it. Default `process.cwd()`. */
@@ -52,6 +52,11 @@ export interface Harness {
 
 export const NO_MODEL_HINT = `pass ${MODEL_USAGE}, set "model" in harness.config.{mjs,js,ts,mts}, or set HARNESS_MODEL`
 
+/** The hint, then every provider with the variables it reads and whether they are set. */
+export function noModelMessage(env: Record<string, string | undefined>, lead = 'no model:'): string {
+  return `${lead} ${NO_MODEL_HINT}. The providers:\n${modelOptionsHelp(env)}`
+}
+
 /**
  * Composes a kernel from a config and flags. Without config plugins: the defaults, `tools()`, `codexHooks()`,
  * `claudeCodeHooks()` and the model. With them: those plugins (the defaults are theirs to spread), plus the model plugin when a spec is in
@@ -66,7 +71,7 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
   const config: HarnessConfig = loaded?.config ?? {}
   const model = options.model ?? config.model ?? (env.HARNESS_MODEL?.trim() || undefined)
   const requireModel = options.requireModel ?? true
-  const modelPlugin = requireModel && model !== undefined ? createModelPlugin(model, { cwd }) : undefined
+  const modelPlugin = requireModel && model !== undefined ? createModelPlugin(model, { cwd, env }) : undefined
   const codexPlugin = options.codex === false ? undefined : codexHooks(defaultCodexHooksOptions(cwd, env, options.codex ?? {}))
   const claudeCodePlugin =
     options.claudeCode === false ? undefined : claudeCodeHooks(defaultClaudeCodeHooksOptions(cwd, env, options.claudeCode ?? {}))
@@ -80,7 +85,7 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
 
   let plugins: Plugin[]
   if (config.plugins === undefined) {
-    if (requireModel && !modelPlugin) throw new CliError(`no model: ${NO_MODEL_HINT}`)
+    if (requireModel && !modelPlugin) throw new CliError(noModelMessage(env))
     plugins = defaults
   } else {
     let configured: readonly Plugin[]

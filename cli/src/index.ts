@@ -6,5 +6,13 @@ export { type CreateHarnessOptions, createHarness, type Harness } from './create
 export { EXIT, exitCodeForStatus } from './exit-codes.js'
 export type { CliIo } from './io.js'
 export { runCli } from './main.js'
-export { createModelPlugin, type ModelProviderEntry, type ModelSpec, modelProviders, parseModelSpec } from './model-spec.js'
+export {
+  createModelPlugin,
+  type ModelContext,
+  type ModelProviderEntry,
+  type ModelSpec,
+  modelOptionsHelp,
+  modelProviders,
+  parseModelSpec,
+} from './model-spec.js'
 export { type ProgressReporterOptions, progressReporter } from './progress-reporter.js'

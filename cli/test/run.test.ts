@@ -66,7 +66,9 @@ describe('harness run', () => {
     const cwd = project()
     const result = await harness(['run', 'hello'], { cwd })
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain('harness: no model: pass --model scripted:FILE|openai:MODEL|anthropic:MODEL')
+    expect(result.stderr).toContain(
+      'harness: no model: pass --model scripted:FILE|openai:MODEL|anthropic:MODEL|deepseek:MODEL|ollama:MODEL',
+    )
     expect(result.stderr).toContain('HARNESS_MODEL')
   })
 
@@ -79,12 +81,11 @@ describe('harness run', () => {
 
   it('names the providers available for an unknown one', async () => {
     const cwd = project()
-    for (const spec of ['openai:gpt-5.1', 'anthropic:claude-sonnet-4-5']) {
-      const result = await harness(['run', 'hello', '--model', spec], { cwd })
-      expect(result.code).toBe(2)
-      const provider = spec.split(':')[0]
-      expect(result.stderr).toContain(`model provider "${provider}" is not available in this build; available: scripted`)
-    }
+    const result = await harness(['run', 'hello', '--model', 'gemini:pro'], { cwd })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('harness: unknown model provider "gemini" in "gemini:pro"; the providers are:')
+    for (const usage of ['scripted:FILE', 'openai:MODEL', 'anthropic:MODEL', 'deepseek:MODEL', 'ollama:MODEL', 'openai-chat:MODEL'])
+      expect(result.stderr).toContain(`\n  ${usage} `)
     const malformed = await harness(['run', 'hello', '--model', 'gpt-5'], { cwd })
     expect(malformed.code).toBe(2)
     expect(malformed.stderr).toContain('invalid model "gpt-5": expected PROVIDER:MODEL')

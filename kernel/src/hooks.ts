@@ -21,6 +21,7 @@ import { modelRequestSchema } from './model-request-schema.js'
 import type {
   CompactPayload,
   InterruptPayload,
+  ModelDeltaPayload,
   NoticePayload,
   PermissionPayload,
   PreStepPayload,
@@ -50,6 +51,7 @@ export interface KernelHooks {
   readonly interrupt: AsyncParallelHook<[InterruptPayload]>
   readonly notice: SyncHook<[NoticePayload]>
   readonly sessionEvent: SyncHook<[SessionEventPayload]>
+  readonly modelDelta: SyncHook<[ModelDeltaPayload]>
 }
 
 /** Canonical names (`kernel.hook('tools/pre-execute')`) and the property each one is on. */
@@ -69,6 +71,7 @@ export const HOOK_NAMES = {
   'agent/interrupt': 'interrupt',
   'agent/notice': 'notice',
   'session/event': 'sessionEvent',
+  'model/delta': 'modelDelta',
 } as const satisfies Record<string, keyof KernelHooks>
 
 export type HookName = keyof typeof HOOK_NAMES
@@ -108,6 +111,7 @@ export function createKernelHooks(guard: HookGuardContext): KernelHooks {
     interrupt: new AsyncParallelHook(['payload'], 'agent/interrupt'),
     notice: new SyncHook(['payload'], 'agent/notice'),
     sessionEvent: new SyncHook(['payload'], 'session/event'),
+    modelDelta: new SyncHook(['payload'], 'model/delta'),
   }
   const decisions: Partial<Record<keyof KernelHooks, z.ZodType>> = {
     preStep: preStepDecisionSchema,
@@ -125,7 +129,7 @@ export function createKernelHooks(guard: HookGuardContext): KernelHooks {
       compile(options: unknown): unknown
     }
     const schema = decisions[key]
-    const observer = key === 'notice' || key === 'sessionEvent'
+    const observer = key === 'notice' || key === 'sessionEvent' || key === 'modelDelta'
     if (schema) hook.compile = (options) => compileGuardedWaterfall(name, schema, options as Parameters<typeof compileGuardedWaterfall>[2])
     hook.intercept({
       register(tap) {

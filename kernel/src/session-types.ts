@@ -112,6 +112,10 @@ export interface NoticePayload {
   text: string
   source: string
 }
+/** Streamed model text as it arrives (progress only: the recorded response is what counts). */
+export interface ModelDeltaPayload extends StepPayload {
+  text: string
+}
 export interface SessionEventPayload {
   session: Session
   event: SessionEvent

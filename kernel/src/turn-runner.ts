@@ -124,6 +124,7 @@ async function loop(rt: SessionRuntime, turn: TurnInfo, input: Message[], signal
         step,
         retry: rt.options.modelRetry,
         onRetry: (message) => rt.notice('warning', message, 'kernel'),
+        ...(rt.hooks.modelDelta.isUsed() ? { onTextDelta: (text: string) => rt.hooks.modelDelta.call({ ...base, text }) } : {}),
       })
       const assistant = assistantMessage(response.content)
       rt.recordMessage(turn.id, assistant)

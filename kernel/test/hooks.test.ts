@@ -34,6 +34,7 @@ describe('kernel.hooks', () => {
       'agent/interrupt',
       'agent/notice',
       'session/event',
+      'model/delta',
     ])
     for (const [name, key] of Object.entries(HOOK_NAMES)) {
       expect(kernel.hook(name as keyof typeof HOOK_NAMES)).toBe(kernel.hooks[key])

@@ -335,6 +335,37 @@ describe('failures are attributed', () => {
   })
 })
 
+describe('model/delta', () => {
+  it('streams the model text to observers while the step runs; the response is what is recorded', async () => {
+    const deltas: { step: number; text: string }[] = []
+    const watch = plugin('watch-deltas', (kernel) => {
+      kernel.hooks.modelDelta.tap('watch', ({ step, text }) => {
+        deltas.push({ step, text })
+      })
+    })
+    const { kernel } = setup([{ text: 'Hello there, friend.' }], [watch])
+    const session = await kernel.startSession()
+    const result = await session.run('hi')
+    expect(result.lastAssistantMessage).toBe('Hello there, friend.')
+    expect(deltas).toEqual([
+      { step: 1, text: 'Hello ' },
+      { step: 1, text: 'there, ' },
+      { step: 1, text: 'friend.' },
+    ])
+  })
+
+  it('an observer that throws does not break the turn', async () => {
+    const broken = plugin('broken-delta', (kernel) => {
+      kernel.hooks.modelDelta.tap('explode', () => {
+        throw new Error('boom')
+      })
+    })
+    const { kernel } = setup([{ text: 'still fine' }], [broken])
+    const session = await kernel.startSession()
+    expect(await session.run('hi')).toMatchObject({ status: 'completed', lastAssistantMessage: 'still fine' })
+  })
+})
+
 describe('model retries', () => {
   it('retries retryable errors without re-running the boundary or pre-step', async () => {
     let preSteps = 0

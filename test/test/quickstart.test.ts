@@ -24,7 +24,9 @@ it('the quickstart runs offline: a denied command, a recovery, a steer, Codex an
     /user \(from codex-hooks\): <hook_prompt hook_run_id="stop:2:[^"]+hooks\.json">Before finishing, check that build\/README\.md exists\.<\/hook_prompt>/,
   )
   // A Claude Code PostToolUse hook from examples/quickstart/claude/settings.json, on the kernel's write_file (Claude's Write).
-  expect(stdout).toContain('developer (from claude-code-hooks): PostToolUse:Write hook additional context: build/README.md has 2 non-empty lines')
+  expect(stdout).toContain(
+    'developer (from claude-code-hooks): PostToolUse:Write hook additional context: build/README.md has 2 non-empty lines',
+  )
   expect(stdout).toContain('turn status: completed; last answer: Verified. Done.')
   expect(stdout).toContain('`hello.txt` is a greeting written by the quickstart harness.')
 })

@@ -270,7 +270,7 @@ async function execClaudeHooks(eventName: string, options: HooksExecOptions, io:
   const warn = (warning: string) => io.stderr.write(`harness: warning: ${indent(warning).trimStart()}\n`)
   if (!options.json) loaded.warnings.forEach(warn)
 
-  const modelKernel = options.model === undefined ? undefined : await modelKernelFor(options.model, cwd)
+  const modelKernel = options.model === undefined ? undefined : await modelKernelFor(options.model, cwd, io.env)
   const controller = new AbortController()
   const signals = watchSignals(() => controller.abort(), io.stderr)
   let result: ExecClaudeCodeEventResult
@@ -305,8 +305,8 @@ async function execClaudeHooks(eventName: string, options: HooksExecOptions, io:
 }
 
 /** A kernel holding only the model plugin of `spec`, for prompt handlers. */
-async function modelKernelFor(spec: string, cwd: string): Promise<Kernel> {
-  const kernel = createKernel([createModelPlugin(spec, { cwd })], { cwd })
+async function modelKernelFor(spec: string, cwd: string, env: CliIo['env']): Promise<Kernel> {
+  const kernel = createKernel([createModelPlugin(spec, { cwd, env })], { cwd })
   try {
     await kernel.ready
   } catch (error) {

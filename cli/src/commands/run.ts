@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { type Kernel, KernelError, type Session } from '@harness-kernel/kernel'
 import type { Command } from 'commander'
 import { CliError } from '../cli-error.js'
-import { NO_MODEL_HINT } from '../create-harness.js'
+import { noModelMessage } from '../create-harness.js'
 import { exitCodeForStatus } from '../exit-codes.js'
 import { type CliIo, writeJson } from '../io.js'
 import { progressReporter } from '../progress-reporter.js'
@@ -37,7 +37,7 @@ export async function run(promptArgument: string | undefined, options: RunOption
   let session: Session | undefined
   const signals = watchSignals((signal) => session?.interrupt(`interrupted by ${signal}`), io.stderr)
   try {
-    session = await openSession(kernel, options.resume)
+    session = await openSession(kernel, options.resume, io.env)
     if (signals.received) return signalExitCode(signals.received)
     const turn = await session.run(prompt)
     if (options.json) writeJson(io.stdout, { sessionId: session.id, transcriptPath: session.transcriptPath, turn })
@@ -54,12 +54,12 @@ export async function run(promptArgument: string | undefined, options: RunOption
   }
 }
 
-async function openSession(kernel: Kernel, resume: string | undefined): Promise<Session> {
+async function openSession(kernel: Kernel, resume: string | undefined, env: CliIo['env']): Promise<Session> {
   try {
     return resume === undefined ? await kernel.startSession() : await kernel.resumeSession(resume)
   } catch (error) {
     if (error instanceof KernelError && error.message.startsWith('no model provider')) {
-      throw new CliError(`no model: the configured plugins provide none; add a model plugin to them, or ${NO_MODEL_HINT}`)
+      throw new CliError(noModelMessage(env, 'no model: the configured plugins provide none; add a model plugin to them, or'))
     }
     throw error
   }

@@ -1,0 +1,137 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { FakeAnthropic, stream } from '../../providers/anthropic/test/fake-anthropic.js'
+import { text as anthropicText, message, toolUse } from '../../providers/anthropic/test/sse.js'
+import { chatCalls, chatText } from '../../providers/openai/test/chat-wire.js'
+import { fakeServerPerFile, sse } from '../../providers/openai/test/fake-server.js'
+import { call, responsesStream, text } from '../../providers/openai/test/responses-wire.js'
+import { harness, project } from './support.js'
+
+/** Keys and endpoints of the machine's own environment must not reach these runs. */
+const NO_KEYS = {
+  OPENAI_API_KEY: '',
+  OPENAI_BASE_URL: '',
+  ANTHROPIC_API_KEY: '',
+  ANTHROPIC_BASE_URL: '',
+  DEEPSEEK_API_KEY: '',
+  DEEPSEEK_BASE_URL: '',
+  OLLAMA_BASE_URL: '',
+  OLLAMA_HOST: '',
+}
+
+describe('harness run --model PROVIDER:MODEL', () => {
+  const servers: FakeAnthropic[] = []
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.close()
+  })
+
+  it('anthropic:MODEL completes a multi-step tool turn against a Messages API server', async () => {
+    const server = await FakeAnthropic.start()
+    servers.push(server)
+    server.reply(
+      stream(
+        message([anthropicText('Let me look.'), toolUse('toolu_1', 'shell', { command: 'echo hello from shell' })], {
+          stopReason: 'tool_use',
+        }),
+      ),
+      stream(message([anthropicText('The shell said hello.')])),
+    )
+    const cwd = project()
+    const result = await harness(['run', 'say hello', '--model', 'anthropic:claude-test-1'], {
+      cwd,
+      env: { ...NO_KEYS, ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: server.baseURL },
+    })
+    expect(result.stderr).toContain('[turn] completed')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe('The shell said hello.\n')
+    expect(server.requests).toHaveLength(2)
+    expect(server.requests[0]!.body).toMatchObject({ model: 'claude-test-1', stream: true })
+    expect(server.requests[1]!.body.messages.at(-1)).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'hello from shell' }],
+    })
+  })
+
+  it('without a model and without keys: exit 2, and every provider with the variables it reads', async () => {
+    const result = await harness(['run', 'hello'], { cwd: project(), env: NO_KEYS })
+    expect(result.code).toBe(2)
+    const lines = result.stderr.split('\n')
+    expect(lines[0]).toBe(
+      'harness: no model: pass --model scripted:FILE|openai:MODEL|anthropic:MODEL|deepseek:MODEL|ollama:MODEL|openai-chat:MODEL, set "model" in harness.config.{mjs,js,ts,mts}, or set HARNESS_MODEL. The providers:',
+    )
+    expect(lines).toContain('  scripted:FILE      replies from a script file: offline, no key')
+    expect(result.stderr).toContain('  anthropic:MODEL    Anthropic, Messages API. ANTHROPIC_API_KEY (the API key; not set)')
+    expect(result.stderr).toContain('  openai:MODEL       OpenAI, Responses API. OPENAI_API_KEY (the API key; not set)')
+    expect(result.stderr).toContain('  ollama:MODEL       a local Ollama server')
+  })
+
+  it.each([
+    ['anthropic:claude-test-1', 'harness: anthropic:claude-test-1 needs an API key: set ANTHROPIC_API_KEY'],
+    ['openai:gpt-test', 'harness: openai:gpt-test needs an API key: set OPENAI_API_KEY'],
+    ['deepseek:deepseek-chat', 'harness: deepseek:deepseek-chat needs an API key: set DEEPSEEK_API_KEY'],
+  ])('%s without its key: exit 2 and which variable to set', async (spec, message) => {
+    const result = await harness(['run', 'hello', '--model', spec], { cwd: project(), env: NO_KEYS })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(message)
+  })
+
+  it('a failing model reads as a person would want: the API’s own message, once, and exit 1', async () => {
+    const server = await FakeAnthropic.start()
+    servers.push(server)
+    server.reply(async (res) => {
+      res.writeHead(401, { 'content-type': 'application/json', 'request-id': 'req_test' })
+      res.end(
+        JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' }, request_id: 'req_test' }),
+      )
+    })
+    const result = await harness(['run', 'hello', '--model', 'anthropic:claude-test-1'], {
+      cwd: project(),
+      env: { ...NO_KEYS, ANTHROPIC_API_KEY: 'wrong', ANTHROPIC_BASE_URL: server.baseURL },
+    })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('Anthropic API error 401 (authentication_error): invalid x-api-key')
+    expect(server.requests).toHaveLength(1)
+  })
+})
+
+describe('harness run --model for OpenAI and OpenAI-compatible servers', () => {
+  const server = fakeServerPerFile()
+
+  it('openai:MODEL completes a multi-step tool turn over the Responses API', async () => {
+    server.reply(
+      sse(responsesStream([text('Let me look.'), call('call_1', 'shell', { command: 'echo hello from shell' })])),
+      sse(responsesStream([text('The shell said hello.')])),
+    )
+    const result = await harness(['run', 'say hello', '--model', 'openai:gpt-test'], {
+      cwd: project(),
+      env: { ...NO_KEYS, OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: server.baseURL },
+    })
+    expect(result.stderr).toContain('[turn] completed')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe('The shell said hello.\n')
+    const bodies = server.requests.slice(-2).map((request) => request.body)
+    expect(bodies.map((body) => [body.model, body.stream])).toEqual([
+      ['gpt-test', true],
+      ['gpt-test', true],
+    ])
+    expect(bodies[1].input.at(-1)).toEqual({ type: 'function_call_output', call_id: 'call_1', output: 'hello from shell' })
+  })
+
+  it.each([
+    ['ollama:qwen-test', { OLLAMA_BASE_URL: '@' }],
+    ['deepseek:deepseek-test', { DEEPSEEK_API_KEY: 'sk-deepseek', DEEPSEEK_BASE_URL: '@' }],
+    ['openai-chat:local-test', { OPENAI_BASE_URL: '@' }],
+  ])('%s completes a multi-step tool turn over Chat Completions', async (spec, vars) => {
+    server.reply(
+      sse(chatCalls([{ id: 'call_1', name: 'shell', chunks: ['{"command":', '"echo hello from shell"}'] }])),
+      sse(chatText(['The shell ', 'said hello.'])),
+    )
+    const env = Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, value === '@' ? server.baseURL : value]))
+    const result = await harness(['run', 'say hello', '--model', spec], { cwd: project(), env: { ...NO_KEYS, ...env } })
+    expect(result.stderr).toContain('[turn] completed')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe('The shell said hello.\n')
+    const bodies = server.requests.slice(-2).map((request) => request.body)
+    expect(bodies[0].model).toBe(spec.slice(spec.indexOf(':') + 1))
+    expect(bodies[1].messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'hello from shell' })
+  })
+})
