@@ -6,6 +6,7 @@ import type { HostChannel } from './host-channel.js'
 import { inputText, type UserInput } from './params.js'
 import { invalidRequest } from './rpc-errors.js'
 import { type QueuedSteer, type ThreadSteering, TRANSPORT } from './thread-steering.js'
+import { uuidv7 } from './uuid-v7.js'
 import { type AppServerMeta, commandItem, messageItem, type WireItem, type WireTurn, wireTurnStatus } from './wire-items.js'
 
 export type SteerOnTurnEnd = 'drop' | 'nextTurn'
@@ -32,6 +33,9 @@ const seconds = (ms: number) => Math.floor(ms / 1000)
 
 /** One thread: a kernel session, its running turn, and the mapping of its durable events to notifications. */
 export class AppThread {
+  /** The agent message being streamed, until its recorded message completes it. */
+  #streaming: { id: string; turnId: string } | undefined
+
   readonly id: string
   readonly session: Session
   readonly steering: ThreadSteering
@@ -184,6 +188,19 @@ export class AppThread {
     return allowed ? { kind: 'allow' } : { kind: 'deny', reason: 'Rejected("rejected by user")' }
   }
 
+  /**
+   * Streamed model text (the bridge's `model/delta` tap): the first delta of a message starts its `agentMessage` item,
+   * each one is an `item/agentMessage/delta`, and the recorded message completes the same item.
+   */
+  onDelta(turnId: string, delta: string): void {
+    if (!this.#streaming) {
+      this.#streaming = { id: `item-${uuidv7()}`, turnId }
+      const item = { type: 'agentMessage', id: this.#streaming.id, text: '', phase: null }
+      this.channel?.notify('item/started', { item, threadId: this.id, turnId, startedAtMs: Date.now() })
+    }
+    this.channel?.notify('item/agentMessage/delta', { threadId: this.id, turnId, itemId: this.#streaming.id, delta })
+  }
+
   /** Every durable event of the session, synchronously (the bridge's `session/event` tap). */
   onEvent(event: SessionEvent): void {
     const channel = this.channel
@@ -199,8 +216,13 @@ export class AppThread {
           this.steering.heldItems.set(item.id, item)
           return
         }
-        if (item.type === 'agentMessage' && this.#active) this.#active.lastAgent = item
-        this.#item(item, event.turnId ?? this.#active?.id ?? null)
+        const streamed = item.type === 'agentMessage' ? this.#streaming : undefined
+        this.#streaming = undefined
+        const shown = streamed ? { ...item, id: streamed.id } : item
+        if (shown.type === 'agentMessage' && this.#active) this.#active.lastAgent = shown
+        if (streamed)
+          this.channel?.notify('item/completed', { item: shown, threadId: this.id, turnId: streamed.turnId, completedAtMs: Date.now() })
+        else this.#item(shown, event.turnId ?? this.#active?.id ?? null)
         return
       }
       case 'tool/call': {

@@ -7,6 +7,8 @@ import { ThreadSteering } from './thread-steering.js'
 export interface BridgedThread {
   readonly steering: ThreadSteering
   onEvent(event: SessionEvent): void
+  /** Streamed model text of the running turn. */
+  onDelta(turnId: string, delta: string): void
   approve(request: ApprovalRequest): Promise<{ kind: 'allow' } | { kind: 'deny'; reason: string }>
 }
 
@@ -54,6 +56,7 @@ export class AppServerBridge {
             this.#early.set(session.id, early)
           }
         })
+        kernel.hooks.modelDelta.tap('app-server', ({ session, turn, text }) => this.threads.get(session.id)?.onDelta(turn.id, text))
         // Stage -1000: before dialects' taps (wherever the plugin sits), so a developer item never reaches UserPromptSubmit.
         kernel.hooks.preStep.tapPromise({ name: 'app-server', stage: -1000 }, async (decision, payload) => {
           const steering = this.#steering.get(payload.session.id)

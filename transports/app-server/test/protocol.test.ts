@@ -93,4 +93,29 @@ describe('framing, handshake and errors', () => {
     const hooks = await client.request<{ data: unknown[] }>('hooks/list', { cwds: ['/x'] })
     expect(hooks).toEqual({ data: [{ cwd: '/x', hooks: [], warnings: [], errors: [] }] })
   })
+
+  it('streams the model text as item/agentMessage/delta between the item’s start and its completion', async () => {
+    const server = startServer([{ text: 'Hello there, friend.' }], { args: ['--text-deltas'] })
+    client = server.client
+    await client.initialize()
+    const { thread } = await client.startThread()
+    const { turn } = await client.startTurn(thread.id, 'hi')
+    await client.turnCompleted(thread.id, turn.id)
+    type ItemParams = { item?: { type: string; id: string; text: string }; itemId?: string; delta?: string }
+    const params = (entry: { params: unknown }) => entry.params as ItemParams
+    const agent = client.notifications.filter(
+      (entry) => params(entry).item?.type === 'agentMessage' || entry.method === 'item/agentMessage/delta',
+    )
+    const id = params(agent[0]!).item?.id
+    expect(
+      agent.map((entry) => [entry.method, params(entry).item?.id ?? params(entry).itemId, params(entry).item?.text ?? params(entry).delta]),
+    ).toEqual([
+      ['item/started', id, ''],
+      ['item/agentMessage/delta', id, 'Hello '],
+      ['item/agentMessage/delta', id, 'there, '],
+      ['item/agentMessage/delta', id, 'friend.'],
+      ['item/completed', id, 'Hello there, friend.'],
+    ])
+    expect(agent.every((entry) => (entry.params as { turnId?: string }).turnId === turn.id)).toBe(true)
+  })
 })

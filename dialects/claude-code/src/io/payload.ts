@@ -27,7 +27,8 @@ const WITH_PERMISSION_MODE: ReadonlySet<string> = new Set([
   'SubagentStop',
 ])
 
-const WITH_EFFORT: ReadonlySet<string> = new Set([
+/** Events whose payload carries `effort` (and whose hooks get `CLAUDE_EFFORT`) when the model has an effort level. */
+export const EFFORT_EVENTS: ReadonlySet<string> = new Set([
   'PreToolUse',
   'PermissionRequest',
   'PostToolUse',
@@ -54,7 +55,7 @@ export function claudePayload(event: string, common: CommonFields, fields: Recor
     payload.agent_id = common.agent.id
     payload.agent_type = common.agent.type
   }
-  if (common.effort !== undefined && WITH_EFFORT.has(event)) payload.effort = { level: common.effort }
+  if (common.effort !== undefined && EFFORT_EVENTS.has(event)) payload.effort = { level: common.effort }
   payload.hook_event_name = event
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) payload[key] = value
   return payload

@@ -1,3 +1,5 @@
+import { EFFORT_EVENTS } from '../io/payload.js'
+
 export interface HookEnvInput {
   projectDir: string
   sessionId: string
@@ -32,16 +34,8 @@ export const HOOK_ENV_SET = [
   'CLAUDE_PLUGIN_DATA',
 ] as const
 
-/** Events whose hooks get `CLAUDE_EFFORT` (when the model has an effort level). */
-export const EFFORT_ENV_EVENTS: ReadonlySet<string> = new Set([
-  'PreToolUse',
-  'PermissionRequest',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PostToolBatch',
-  'Stop',
-  'SubagentStop',
-])
+/** Events whose hooks get `CLAUDE_EFFORT` (when the model has an effort level): those whose payload has `effort` [obs]. */
+export const EFFORT_ENV_EVENTS: ReadonlySet<string> = EFFORT_EVENTS
 
 /** Inherited variables with these prefixes are removed, as Claude Code does. */
 export const HOOK_ENV_STRIPPED_PREFIXES = ['OTEL_'] as const
