@@ -2,6 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { appServerBench } from './app-server.bench.js'
+import { claudeCodeConcurrencyBench } from './claude-code-concurrency.bench.js'
+import { claudeCodeOverheadBench } from './claude-code-overhead.bench.js'
+import { claudeCodeRealBench } from './claude-code-vs-real.bench.js'
 import { codexConcurrencyBench } from './codex-concurrency.bench.js'
 import { codexHookOverheadBench } from './codex-hook-overhead.bench.js'
 import { codexRealBench } from './codex-vs-real.bench.js'
@@ -12,7 +15,7 @@ import { fmt } from './measure.js'
 import { markdown, type Section } from './report.js'
 import { sessionLogBench } from './session-log.bench.js'
 
-/** `node bench/dist/run.js [name…]`: the default set when none is named; `dispatch-breakdown` and `codex-real` are opt-in. */
+/** `node bench/dist/run.js [name…]`: the default set when none is named; `dispatch-breakdown` and the `*-real` ones are opt-in. */
 const BENCHES: Record<string, () => Promise<Section>> = {
   dispatch: () => dispatchBench({ ops: 200_000, warmup: 2, samples: 7 }),
   loop: () => loopBench({ steps: 1000, runs: 3, every: 50 }),
@@ -21,12 +24,36 @@ const BENCHES: Record<string, () => Promise<Section>> = {
   'codex-overhead': () => codexHookOverheadBench({ calls: 200, warmup: 20 }),
   'codex-concurrency': () => codexConcurrencyBench({ handlers: 8, runs: 10, warmup: 2 }),
   'codex-real': () => codexRealBench({ calls: 40, reps: 8, kernelReps: 10 }),
+  'claude-code-overhead': () => claudeCodeOverheadBench({ calls: 200, warmup: 20 }),
+  'claude-code-concurrency': () => claudeCodeConcurrencyBench({ handlers: 8, groups: 2, runs: 10, warmup: 2 }),
+  'claude-code-real': () => claudeCodeRealBench({ calls: 40, reps: 8, kernelReps: 10 }),
   'app-server': () => appServerBench({ steps: 2000, runs: 5, threadSteps: 500, threads: 8, concurrencyRuns: 4, warmupSteps: 300 }),
 }
 /** Run order: the loop first, so that its RSS samples are not inflated by the garbage of the dispatch runs. */
-const DEFAULT = ['loop', 'session-log', 'dispatch', 'codex-overhead', 'codex-concurrency', 'app-server']
+const DEFAULT = [
+  'loop',
+  'session-log',
+  'dispatch',
+  'codex-overhead',
+  'codex-concurrency',
+  'claude-code-overhead',
+  'claude-code-concurrency',
+  'app-server',
+]
 /** Print order. */
-const ORDER = ['dispatch', 'dispatch-breakdown', 'loop', 'session-log', 'codex-overhead', 'codex-concurrency', 'codex-real', 'app-server']
+const ORDER = [
+  'dispatch',
+  'dispatch-breakdown',
+  'loop',
+  'session-log',
+  'codex-overhead',
+  'codex-concurrency',
+  'codex-real',
+  'app-server',
+  'claude-code-overhead',
+  'claude-code-concurrency',
+  'claude-code-real',
+]
 
 const chosen = process.argv.slice(2)
 for (const name of chosen) if (!(name in BENCHES)) throw new Error(`unknown benchmark "${name}"; known: ${Object.keys(BENCHES).join(', ')}`)
