@@ -85,13 +85,16 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
     if (merged.behavior === 'allow') {
       return merged.updatedInput ? { kind: 'allow', input: inputFromClaude(view.toolName, merged.updatedInput) } : { kind: 'allow' }
     }
-    void runFor(ctx, session, {
-      event: 'Notification',
-      turnId: turn.id,
-      subject: 'permission_prompt',
-      fields: { message: `Claude needs your permission to use ${view.toolName}`, notification_type: 'permission_prompt' },
-      detached: true,
-    })
+    // Detached, like a notification: the approver is asked at once; the session's end waits for the run.
+    state?.track(
+      runFor(ctx, session, {
+        event: 'Notification',
+        turnId: turn.id,
+        subject: 'permission_prompt',
+        fields: { message: `Claude needs your permission to use ${view.toolName}`, notification_type: 'permission_prompt' },
+        detached: true,
+      }),
+    )
     return decision
   })
 
