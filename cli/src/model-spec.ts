@@ -112,7 +112,7 @@ export const modelProviders: Readonly<Record<string, ModelProviderEntry>> = {
     description: 'DeepSeek, Chat Completions API',
     env: [
       ['DEEPSEEK_API_KEY', 'the API key'],
-      ['DEEPSEEK_BASE_URL', `another endpoint (default ${DEEPSEEK_DEFAULT_URL})`],
+      ['DEEPSEEK_BASE_URL', `another endpoint, default ${DEEPSEEK_DEFAULT_URL}`],
     ],
     create: (ref, { env }) =>
       openaiModel({
@@ -128,7 +128,7 @@ export const modelProviders: Readonly<Record<string, ModelProviderEntry>> = {
     usage: 'ollama:MODEL',
     description: 'a local Ollama server, OpenAI-compatible Chat Completions; no key',
     env: [
-      ['OLLAMA_BASE_URL', `the endpoint (default ${OLLAMA_DEFAULT_URL})`],
+      ['OLLAMA_BASE_URL', `the endpoint, default ${OLLAMA_DEFAULT_URL}`],
       ['OLLAMA_HOST', 'host:port, when OLLAMA_BASE_URL is not set'],
     ],
     create: (ref, { env }) => openaiModel({ model: ref, api: 'chat', apiKey: 'ollama', baseURL: ollamaBaseURL(env), env }),
