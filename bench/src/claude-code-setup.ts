@@ -1,9 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { claudeCodeHooks } from '@harness-kernel/claude-code'
-import { createKernel, definePlugin, type Kernel, type KernelOptions, type Plugin, type ProcessRunner } from '@harness-kernel/kernel'
-import { type ScriptStep, scriptedModel } from '@harness-kernel/scripted-model'
-import { tools } from '@harness-kernel/tools'
+import type { Kernel } from '@harness-kernel/kernel'
+import { type BenchKernelOptions, benchKernel } from './bench-kernel.js'
 
 /**
  * Claude Code settings with one PreToolUse group (matcher `Bash`) per entry of `groups`, each holding one command handler
@@ -19,18 +18,11 @@ export function preToolUseSettings(groups: readonly (readonly string[])[]): unkn
   }
 }
 
-export interface ClaudeCodeKernelOptions {
+export interface ClaudeCodeKernelOptions extends BenchKernelOptions {
   /** A fresh directory of its own: gets `config/` (the Claude config dir, empty), `cwd/` (the project) and `sessions/`. */
   dir: string
   /** PreToolUse groups (matcher `Bash`), each a list of commands; written to `cwd/.claude/settings.json`. */
   groups: readonly (readonly string[])[]
-  /** The scripted model's answers; default one text answer. */
-  script?: ScriptStep[]
-  /** Replaces the kernel's `processRunner` (the dialect resolves it in its setup, so it is provided before). */
-  processRunner?: ProcessRunner
-  /** More plugins, after the dialect. */
-  plugins?: Plugin[]
-  fsync?: KernelOptions['fsync']
 }
 
 /**
@@ -44,23 +36,11 @@ export function claudeCodeKernel(options: ClaudeCodeKernelOptions): { kernel: Ke
   mkdirSync(config, { recursive: true })
   mkdirSync(join(cwd, '.claude'), { recursive: true })
   writeFileSync(join(cwd, '.claude', 'settings.json'), `${JSON.stringify(preToolUseSettings(options.groups))}\n`)
-  const runner = options.processRunner
-  const provideRunner =
-    runner === undefined ? [] : [definePlugin({ name: 'bench-process-runner', setup: (kernel) => kernel.provide('processRunner', runner) })]
-  const kernel = createKernel(
-    [
-      scriptedModel({ script: options.script ?? [{ text: 'done' }], record: false }),
-      tools(),
-      ...provideRunner,
-      claudeCodeHooks({
-        configDir: config,
-        managedSettingsPath: false,
-        envFileDir: join(options.dir, 'env'),
-        hookOutputDir: join(options.dir, 'hook-output'),
-      }),
-      ...(options.plugins ?? []),
-    ],
-    { cwd, sessionsDir: join(options.dir, 'sessions'), ...(options.fsync === undefined ? {} : { fsync: options.fsync }) },
-  )
-  return { kernel, cwd }
+  const dialect = claudeCodeHooks({
+    configDir: config,
+    managedSettingsPath: false,
+    envFileDir: join(options.dir, 'env'),
+    hookOutputDir: join(options.dir, 'hook-output'),
+  })
+  return { kernel: benchKernel(options, dialect, cwd), cwd }
 }

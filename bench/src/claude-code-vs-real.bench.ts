@@ -1,27 +1,12 @@
-import { execFileSync, spawn } from 'node:child_process'
-import {
-  accessSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
-import { homedir, tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { definePlugin } from '@harness-kernel/kernel'
-import type { ScriptStep } from '@harness-kernel/scripted-model'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { claudeCodeKernel, preToolUseSettings } from './claude-code-setup.js'
-import { fmt, gc, now, type Stats, since, summarize } from './measure.js'
+import { alternateRuns, medianDifferenceInterval, type RunsByHook, runsByHook, shellCallsScript, timedKernelTurn } from './hook-latency.js'
+import { fmt, type Stats, summarize } from './measure.js'
+import { jsonLines, type LocatedClient, locateClient, realClientsHome, runCapturing, runFailure, withRealClient } from './real-client.js'
 import type { Section } from './report.js'
 
 const CLAUDE_CODE_VERSION = '2.1.332'
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 type Client = 'claude-code' | 'kernel'
 
@@ -50,21 +35,12 @@ export interface Measure {
   interval: [number, number]
 }
 
-export interface ClientResult {
+export interface ClientResult extends RunsByHook<RunSample> {
   client: Client
-  runs: { with: RunSample[]; without: RunSample[] }
-  totalWithout: Stats
-  totalWith: Stats
   /** (median total with − median total without) / K. */
   addedPerCallTotals: number
   steps: Measure
   windows: Measure
-}
-
-interface Located {
-  runCli: string
-  home: string
-  bin: string
 }
 
 /** The native `claude` as `shared/real-clients/lib/clients.sh` finds it: `CLAUDE_BIN`, else the platform package. */
@@ -85,58 +61,23 @@ function claudeBin(home: string): string {
   return candidates.find((file) => existsSync(file)) ?? candidates[0]!
 }
 
-function locate(): ({ ok: true } & Located) | { ok: false; reason: string } {
-  const home = process.env.REAL_CLIENTS_HOME || join(homedir(), '.cache', 'harness-real-clients')
-  const bin = claudeBin(home)
-  try {
-    accessSync(bin, constants.X_OK)
-  } catch {
-    return { ok: false, reason: `no real Claude Code at ${bin} (install it with shared/real-clients/install.sh, or set REAL_CLIENTS_HOME)` }
-  }
-  let version: string
-  try {
-    version = execFileSync(bin, ['--version'], { encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim()
-  } catch (error) {
-    return { ok: false, reason: `${bin} --version failed: ${(error as Error).message}` }
-  }
-  if (!version.startsWith(CLAUDE_CODE_VERSION))
-    return { ok: false, reason: `${bin} is "${version}", not Claude Code ${CLAUDE_CODE_VERSION}` }
-  const dir = process.env.REAL_CLIENTS_DIR ? resolve(process.env.REAL_CLIENTS_DIR) : resolve(REPO_ROOT, '../shared/real-clients')
-  const runCli = join(dir, 'claude-code', 'run-cli.sh')
-  if (!existsSync(runCli)) return { ok: false, reason: `${runCli} not found (set REAL_CLIENTS_DIR to the shared real-clients folder)` }
-  return { ok: true, runCli, home, bin }
-}
-
-function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(file, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    child.stdout.on('data', (chunk) => {
-      output += chunk
-    })
-    child.stderr.on('data', (chunk) => {
-      output += chunk
-    })
-    child.once('error', fail)
-    child.once('close', (code) => done({ code, output }))
+function locate() {
+  const home = realClientsHome()
+  return locateClient({
+    client: 'Claude Code',
+    home,
+    bin: claudeBin(home),
+    versionOk: (version) => version.startsWith(CLAUDE_CODE_VERSION),
+    expected: `Claude Code ${CLAUDE_CODE_VERSION}`,
+    script: ['claude-code', 'run-cli.sh'],
   })
 }
 
 /** `calls` `[[bash:true]]` directives: the fake Messages server answers each request with the next one as a Bash call, then text. */
 const claudePrompt = (calls: number) => `Run these. ${Array.from({ length: calls }, () => '[[bash:true]]').join(' ')}`
-const kernelScript = (calls: number): ScriptStep[] => [
-  ...Array.from({ length: calls }, () => ({ tool_calls: [{ name: 'shell', input: { command: 'true' } }] })),
-  { text: 'done' },
-]
-
-const lines = (file: string): unknown[] =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as unknown)
 
 /** One `claude -p` through run-cli.sh; timings from its rc file and the fake server's request summary. */
-async function claudeRun(located: Located, root: string, name: string, withHook: boolean, calls: number): Promise<RunSample> {
+async function claudeRun(located: LocatedClient, root: string, name: string, withHook: boolean, calls: number): Promise<RunSample> {
   const settings = join(root, 'settings', withHook ? 'with-hook.json' : 'without-hook.json')
   if (!existsSync(settings)) {
     mkdirSync(join(root, 'settings'), { recursive: true })
@@ -145,17 +86,17 @@ async function claudeRun(located: Located, root: string, name: string, withHook:
   // One OUT for all runs: they share its state/ (project, CLAUDE_CONFIG_DIR, HOME) as one user's runs would.
   const out = join(root, 'claude-runs')
   const env = { ...process.env, OUT: out, PROJECT_SETTINGS: settings, REAL_CLIENTS_HOME: located.home, CLAUDE_TIMEOUT: '180' }
-  const result = await run('bash', [located.runCli, name, claudePrompt(calls), '--dangerously-skip-permissions'], env)
+  const result = await runCapturing('bash', [located.script, name, claudePrompt(calls), '--dangerously-skip-permissions'], env)
   const dir = join(out, name)
-  const fail = (what: string) => new Error(`claude-code-real: ${what} (${dir}): ${result.output.trim().split('\n').slice(-3).join(' | ')}`)
+  const fail = runFailure('claude-code-real', dir, result.output)
   const rc = existsSync(join(dir, 'rc')) ? readFileSync(join(dir, 'rc'), 'utf8') : ''
   const time = /^rc=0 start=([\d.]+) end=([\d.]+)/.exec(rc)
   if (result.code !== 0 || !time) throw fail(`the claude -p run failed (${rc.trim() || 'no rc file'})`)
-  const times = (lines(join(dir, 'server', 'summary.jsonl')) as { t: string; kind: string }[])
+  const times = (jsonLines(join(dir, 'server', 'summary.jsonl')) as { t: string; kind: string }[])
     .filter((request) => request.kind === 'main')
     .map((request) => Date.parse(request.t))
   if (times.length !== calls + 1) throw fail(`${times.length} main-loop model requests, expected ${calls + 1}`)
-  const stream = lines(join(dir, 'stream.jsonl')) as {
+  const stream = jsonLines(join(dir, 'stream.jsonl')) as {
     type?: string
     subtype?: string
     hook_event?: string
@@ -202,71 +143,36 @@ async function kernelRun(root: string, name: string, withHook: boolean, calls: n
   const asked: number[] = []
   const answered: number[] = []
   let hookRuns = 0
-  let origin = now()
-  const probe = definePlugin({
-    name: 'bench-steps',
-    setup(kernel) {
-      kernel.hooks.sessionEvent.tap('bench-steps', ({ event }) => {
-        if (event.type === 'step/start' || event.type === 'turn/end') stepStart.push(since(origin) / 1e6)
-        if (event.type === 'message' && event.message.role === 'assistant') asked.push(since(origin) / 1e6)
-        if (event.type === 'tool/result') answered.push(since(origin) / 1e6)
-        if (event.type === 'hook/run' && event.event === 'PreToolUse' && event.status === 'completed') hookRuns++
-      })
-    },
-  })
   const dir = join(root, 'kernel-runs', name)
-  const { kernel } = claudeCodeKernel({ dir, groups: withHook ? [['true']] : [], script: kernelScript(calls), plugins: [probe] })
-  try {
-    const session = await kernel.startSession()
-    gc()
-    origin = now()
-    const result = await session.run('run the tool')
-    const totalMs = since(origin) / 1e6
-    await session.end()
-    if (result.status !== 'completed') throw new Error(`claude-code-real: the kernel turn ended ${result.status}`)
-    if (hookRuns !== (withHook ? calls : 0))
-      throw new Error(`claude-code-real: ${hookRuns} kernel hook runs, expected ${withHook ? calls : 0}`)
-    if (answered.length !== calls || asked.length !== calls + 1)
-      throw new Error(`claude-code-real: ${asked.length} answers, ${answered.length} results`)
-    // step k asks for call k; its duration runs to the next step's start (request k + 1), as in the fake server's log.
-    return {
-      withHook,
-      totalMs,
-      stepMs: stepStart.slice(1, calls + 1).map((t, index) => t - stepStart[index]!),
-      windowMs: answered.map((t, index) => t - asked[index]!),
-    }
-  } finally {
-    await kernel.dispose()
+  const groups = withHook ? [['true']] : []
+  const totalMs = await timedKernelTurn(
+    'claude-code-real',
+    (probe) => claudeCodeKernel({ dir, groups, script: shellCallsScript(calls), plugins: [probe] }).kernel,
+    (event, at) => {
+      if (event.type === 'step/start' || event.type === 'turn/end') stepStart.push(at())
+      if (event.type === 'message' && event.message.role === 'assistant') asked.push(at())
+      if (event.type === 'tool/result') answered.push(at())
+      if (event.type === 'hook/run' && event.event === 'PreToolUse' && event.status === 'completed') hookRuns++
+    },
+  )
+  if (hookRuns !== (withHook ? calls : 0))
+    throw new Error(`claude-code-real: ${hookRuns} kernel hook runs, expected ${withHook ? calls : 0}`)
+  if (answered.length !== calls || asked.length !== calls + 1)
+    throw new Error(`claude-code-real: ${asked.length} answers, ${answered.length} results`)
+  // step k asks for call k; its duration runs to the next step's start (request k + 1), as in the fake server's log.
+  return {
+    withHook,
+    totalMs,
+    stepMs: stepStart.slice(1, calls + 1).map((t, index) => t - stepStart[index]!),
+    windowMs: answered.map((t, index) => t - asked[index]!),
   }
-}
-
-const median = (values: readonly number[]) => summarize(values).median
-
-/**
- * 90% percentile-bootstrap interval of median(a) − median(b): how far the step-median difference can be trusted when
- * single steps vary by more than what a hook adds. Seeded, so a run's numbers can be recomputed from latest.json.
- */
-function medianDifferenceInterval(a: readonly number[], b: readonly number[], resamples = 2000): [number, number] {
-  let seed = 0x9e3779b9
-  const random = () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-  const resample = (values: readonly number[]) => Array.from(values, () => values[Math.floor(random() * values.length)]!)
-  const differences = Array.from({ length: resamples }, () => median(resample(a)) - median(resample(b))).sort((x, y) => x - y)
-  return [differences[Math.floor(0.05 * resamples)]!, differences[Math.ceil(0.95 * resamples) - 1]!]
 }
 
 function summarizeClient(client: Client, samples: RunSample[], calls: number): ClientResult {
-  const withRuns = samples.filter((sample) => sample.withHook)
-  const withoutRuns = samples.filter((sample) => !sample.withHook)
-  const totalWith = summarize(withRuns.map((sample) => sample.totalMs))
-  const totalWithout = summarize(withoutRuns.map((sample) => sample.totalMs))
+  const { runs, totalWith, totalWithout } = runsByHook(samples)
   const measure = (of: (sample: RunSample) => number[]): Measure => {
-    const withValues = withRuns.flatMap(of)
-    const withoutValues = withoutRuns.flatMap(of)
+    const withValues = runs.with.flatMap(of)
+    const withoutValues = runs.without.flatMap(of)
     const withStats = summarize(withValues)
     const withoutStats = summarize(withoutValues)
     return {
@@ -278,7 +184,7 @@ function summarizeClient(client: Client, samples: RunSample[], calls: number): C
   }
   return {
     client,
-    runs: { with: withRuns, without: withoutRuns },
+    runs,
     totalWith,
     totalWithout,
     addedPerCallTotals: (totalWith.median - totalWithout.median) / calls,
@@ -289,35 +195,12 @@ function summarizeClient(client: Client, samples: RunSample[], calls: number): C
 
 export async function claudeCodeRealBench(options: { calls: number; reps: number; kernelReps: number }): Promise<Section> {
   const title = '(j) Real Claude Code vs the kernel: latency one trivial PreToolUse hook adds per tool call'
-  const located = locate()
-  if (!located.ok) {
-    const skipped = `skipped: ${located.reason}`
-    process.stderr.write(`${skipped}\n`)
-    return { title, head: [], rows: [], notes: [skipped], data: { skipped: located.reason } }
-  }
-  // Hook commands and run-cli.sh's paths are shell strings: keep them free of spaces and symlinks.
-  const base = realpathSync(tmpdir())
-  const root = realpathSync(mkdtempSync(join(/\s/.test(base) ? '/tmp' : base, 'hk-bench-claude-code-real-')))
-  try {
+  return withRealClient(title, locate(), 'hk-bench-claude-code-real-', async (located, root) => {
     const { calls } = options
-    const claudeSamples: RunSample[] = []
-    const kernelSamples: RunSample[] = []
     // One unrecorded run of each first (disk cache, Claude Code's first start in a fresh config dir), then with and
     // without alternate, the order flipping every repetition.
-    await claudeRun(located, root, 'warmup-with', true, calls)
-    await claudeRun(located, root, 'warmup-without', false, calls)
-    for (let rep = 0; rep < options.reps; rep++) {
-      for (const withHook of rep % 2 === 0 ? [true, false] : [false, true]) {
-        claudeSamples.push(await claudeRun(located, root, `${rep}-${withHook ? 'with' : 'without'}`, withHook, calls))
-      }
-    }
-    await kernelRun(root, 'warmup-with', true, calls)
-    await kernelRun(root, 'warmup-without', false, calls)
-    for (let rep = 0; rep < options.kernelReps; rep++) {
-      for (const withHook of rep % 2 === 0 ? [true, false] : [false, true]) {
-        kernelSamples.push(await kernelRun(root, `${rep}-${withHook ? 'with' : 'without'}`, withHook, calls))
-      }
-    }
+    const claudeSamples = await alternateRuns(options.reps, (name, withHook) => claudeRun(located, root, name, withHook, calls))
+    const kernelSamples = await alternateRuns(options.kernelReps, (name, withHook) => kernelRun(root, name, withHook, calls))
     const claude = summarizeClient('claude-code', claudeSamples, calls)
     const kernel = summarizeClient('kernel', kernelSamples, calls)
     const pair = (measure: Measure) => `${fmt(measure.without.median, 1)} → ${fmt(measure.with.median, 1)}`
@@ -381,7 +264,5 @@ export async function claudeCodeRealBench(options: { calls: number; reps: number
       ],
       data: { options, claudeCodeVersion: CLAUDE_CODE_VERSION, claudeCode: claude, kernel },
     }
-  } finally {
-    rmSync(root, { recursive: true, force: true })
-  }
+  })
 }

@@ -6,7 +6,8 @@
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { collectHookCalls, readText } from './lib/capture.mjs'
+import { readText } from '../lib/files.mjs'
+import { collectHookCalls } from './lib/capture.mjs'
 import {
   CLASSIC_MODEL,
   CLAUDE_VERSION,

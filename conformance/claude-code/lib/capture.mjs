@@ -2,11 +2,9 @@
 // what the fake Messages API server logged (real side).
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { readJsonLines, readText } from '../../lib/files.mjs'
+import { orderOccurrences } from '../../lib/hook-calls.mjs'
 import { DETACHED_EVENTS } from './normalize.mjs'
-
-export function readText(file, fallback = '') {
-  return existsSync(file) ? readFileSync(file, 'utf8') : fallback
-}
 
 function parseKeyValues(text) {
   const out = {}
@@ -51,24 +49,12 @@ export function collectHookCalls(runDir) {
   })
   const main = calls.filter((c) => !DETACHED_EVENTS.includes(c.event))
   const detached = calls.filter((c) => DETACHED_EVENTS.includes(c.event))
-  const ordered = []
-  for (let i = 0; i < main.length; ) {
-    let j = i + 1
-    while (j < main.length && main[j].event === main[i].event) j++
-    ordered.push(...main.slice(i, j).sort((a, b) => a.invocation - b.invocation || a.tag.localeCompare(b.tag)))
-    i = j
-  }
-  return [...ordered, ...detached]
+  return [...orderOccurrences(main), ...detached]
 }
 
 /** The fake server's log: POST /v1/messages entries, each with `main` (the request offers Bash) or not. */
 export function readClaudeRequests(runDir) {
-  const file = join(runDir, 'server', 'requests.jsonl')
-  if (!existsSync(file)) return []
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line))
+  return readJsonLines(join(runDir, 'server', 'requests.jsonl'))
     .filter((e) => e.method === 'POST' && /^\/v1\/messages(\?|$)/.test(e.url))
     .map((e) => ({ n: e.n, body: e.body, main: Array.isArray(e.body?.tools) && e.body.tools.some((t) => t.name === 'Bash') }))
 }

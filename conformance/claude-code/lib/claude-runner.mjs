@@ -1,8 +1,9 @@
 // The real side: one `shared/real-clients/claude-code/run-cli.sh` run per scenario, normalized.
-import { spawn } from 'node:child_process'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { claudeOutcome, collectHookCalls, readClaudeRequests, readClaudeStream, readText } from './capture.mjs'
+import { readText } from '../../lib/files.mjs'
+import { lastLines, runProcess } from '../../lib/process.mjs'
+import { claudeOutcome, collectHookCalls, readClaudeRequests, readClaudeStream } from './capture.mjs'
 import { caseLayout, casePathMap, modeDirFor, settingsTemplate, writeModes, writeSettingsFlag } from './case.mjs'
 import { CLASSIC_MODEL, cleanEnv, hookScript, runCliScript } from './env.mjs'
 import { claudeRequestItems, hookTexts, Labeler, normalizeHookCalls, normalizePaths, requestDeltas } from './normalize.mjs'
@@ -22,33 +23,19 @@ export function claudeArgs(scenario, settingsFlagFile) {
  * (project, config, home) is `<dir>/state`. `template`: the project settings template, or `none`.
  * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
  */
-export function runCli(dir, scenario, { modeDir, template, settingsFlagFile, timeoutMs }) {
-  return new Promise((resolve) => {
-    const child = spawn(runCliScript(), ['run', scenario.prompt, ...claudeArgs(scenario, settingsFlagFile)], {
-      env: cleanEnv({
-        OUT: dir,
-        PROJECT_SETTINGS: template,
-        HOOK_MODE: modeDir,
-        HOOK_SH: hookScript(),
-        CLAUDE_TIMEOUT: String(Math.ceil(timeoutMs / 1000)),
-        ...scenario.env,
-      }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => {
-      stdout += d
-    })
-    child.stderr.on('data', (d) => {
-      stderr += d
-    })
-    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs + 30_000)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
+export async function runCli(dir, scenario, { modeDir, template, settingsFlagFile, timeoutMs }) {
+  const { code, stdout, stderr } = await runProcess(runCliScript(), ['run', scenario.prompt, ...claudeArgs(scenario, settingsFlagFile)], {
+    env: cleanEnv({
+      OUT: dir,
+      PROJECT_SETTINGS: template,
+      HOOK_MODE: modeDir,
+      HOOK_SH: hookScript(),
+      CLAUDE_TIMEOUT: String(Math.ceil(timeoutMs / 1000)),
+      ...scenario.env,
+    }),
+    timeoutMs: timeoutMs + 30_000,
   })
+  return { code, stdout, stderr }
 }
 
 /** Runs a scenario through the real Claude Code in `<root>/claude/<name>/` and returns the normalized result. */
@@ -70,9 +57,8 @@ export async function runClaudeScenario(scenario, root) {
   const result = normalizeClaudeRun(scenario, layout, modeDir)
   result.info.durationMs = Date.now() - started
   const rc = /^rc=(\d+)/.exec(readText(join(layout.run, 'rc')))?.[1]
-  if (run.code !== 0) result.error = `run-cli.sh exited ${run.code}: ${(run.stderr || run.stdout).trim().split('\n').slice(-3).join(' | ')}`
-  else if (rc !== '0')
-    result.error = `claude exited ${rc ?? '(no rc file)'}: ${readText(join(layout.run, 'stderr')).trim().split('\n').slice(-3).join(' | ')}`
+  if (run.code !== 0) result.error = `run-cli.sh exited ${run.code}: ${lastLines(run.stderr || run.stdout, 3)}`
+  else if (rc !== '0') result.error = `claude exited ${rc ?? '(no rc file)'}: ${lastLines(readText(join(layout.run, 'stderr')), 3)}`
   return result
 }
 

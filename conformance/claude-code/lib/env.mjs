@@ -1,12 +1,13 @@
-// Where things are: the repository, the shared real-client harness, the real Claude Code binary.
-import { execFileSync } from 'node:child_process'
-import { accessSync, constants, existsSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs'
-import { homedir, tmpdir } from 'node:os'
+// Where things are: the repository, the shared real-client harness, the real Claude Code binary
+// (what both suites share is in ../../lib/real-clients.mjs).
+import { existsSync, readdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { envCleaner, isExecutable, probeClient, REPO_ROOT, realClientsDir, realClientsHome } from '../../lib/real-clients.mjs'
+
+export { makeTempRoot, REPO_ROOT, realClientsDir, realClientsHome } from '../../lib/real-clients.mjs'
 
 export const SUITE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-export const REPO_ROOT = resolve(SUITE_DIR, '../..')
 export const SCENARIOS_DIR = join(SUITE_DIR, 'scenarios')
 export const EXPECTED_DIR = join(SUITE_DIR, 'expected')
 export const GOLDEN_DIR = join(REPO_ROOT, 'dialects', 'claude-code', 'test', 'fixtures', 'golden')
@@ -14,19 +15,11 @@ export const CLAUDE_VERSION = '2.1.332'
 /** `--model` of the classic `<system-reminder>` rendering (the default model gets the system-role rendering). */
 export const CLASSIC_MODEL = 'claude-sonnet-4-5-20250929'
 
-/** shared/real-clients (read-only): REAL_CLIENTS_DIR, else the `shared` folder next to the repository. */
-export function realClientsDir() {
-  return process.env.REAL_CLIENTS_DIR ? resolve(process.env.REAL_CLIENTS_DIR) : resolve(REPO_ROOT, '../shared/real-clients')
-}
 export const claudeHarnessDir = () => join(realClientsDir(), 'claude-code')
 export const runCliScript = () => join(claudeHarnessDir(), 'run-cli.sh')
 /** The hook command both sides run (it records stdin, env and cwd, then runs `$RC_MODE_DIR/<Event>`). */
 export const hookScript = () => join(claudeHarnessDir(), 'bin', 'hook.sh')
 export const modesDir = () => join(claudeHarnessDir(), 'modes')
-
-export function realClientsHome() {
-  return process.env.REAL_CLIENTS_HOME || join(homedir(), '.cache', 'harness-real-clients')
-}
 
 /** The native `claude`, found the way shared/real-clients/lib/clients.sh finds it. */
 export function claudeBin() {
@@ -39,43 +32,19 @@ export function claudeBin() {
   return candidates.find((f) => isExecutable(f)) ?? candidates[0]
 }
 
-function isExecutable(file) {
-  try {
-    accessSync(file, constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /**
  * Is the real Claude Code there (and the shared driver scripts)? Never installs or downloads anything.
  * @returns {{ ok: true, bin: string, version: string, warning?: string } | { ok: false, reason: string }}
  */
 export function probeClaude() {
-  const bin = claudeBin()
-  if (!isExecutable(bin)) return { ok: false, reason: `no executable at ${bin}` }
-  if (!existsSync(runCliScript())) return { ok: false, reason: `${runCliScript()} not found (set REAL_CLIENTS_DIR)` }
-  let version
-  try {
-    version = execFileSync(bin, ['--version'], {
-      encoding: 'utf8',
-      timeout: 30_000,
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: cleanEnv({ CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1' }),
-    }).trim()
-  } catch (error) {
-    return { ok: false, reason: `${bin} --version failed: ${error.message}` }
-  }
-  const warning = version.includes(CLAUDE_VERSION) ? undefined : `expected Claude Code ${CLAUDE_VERSION}, found "${version}"`
-  return { ok: true, bin, version, warning }
-}
-
-/** A fresh temp directory with a space-free, symlink-free path (hook commands are shell strings). */
-export function makeTempRoot(prefix) {
-  let base = realpathSync(tmpdir())
-  if (/\s/.test(base)) base = '/tmp'
-  return realpathSync(mkdtempSync(join(base, prefix)))
+  return probeClient({
+    bin: claudeBin(),
+    script: runCliScript(),
+    expected: `Claude Code ${CLAUDE_VERSION}`,
+    versionOk: (version) => version.includes(CLAUDE_VERSION),
+    timeoutMs: 30_000,
+    env: cleanEnv({ CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1' }),
+  })
 }
 
 /** Variables of the harnesses (and of an enclosing Claude Code or kernel session) that must not leak into either side. */
@@ -101,9 +70,4 @@ export const HARNESS_VARS = [
 const CLIENT_VAR =
   /^(CLAUDECODE$|CLAUDE_CODE_|CLAUDE_PROJECT_DIR$|CLAUDE_ENV_FILE$|CLAUDE_EFFORT$|CLAUDE_PID$|CLAUDE_PLUGIN_|CLAUDE_AGENT_SDK_)/
 
-export function cleanEnv(extra = {}) {
-  const env = { ...process.env }
-  for (const name of HARNESS_VARS) delete env[name]
-  for (const name of Object.keys(env)) if (CLIENT_VAR.test(name)) delete env[name]
-  return { ...env, ...extra }
-}
+export const cleanEnv = envCleaner(HARNESS_VARS, CLIENT_VAR)

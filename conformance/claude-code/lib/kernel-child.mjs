@@ -2,14 +2,12 @@
 // project, and the hook env of the real run (RC_OUT, RC_MODE_DIR, HOME, CLAUDE_CONFIG_DIR), so the
 // hooks see nothing of the suite. Started by kernel-runner.mjs.
 // Usage: node kernel-child.mjs <job.json>; writes job.resultFile.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { kernelChild, runTurns } from '../../lib/kernel-child.mjs'
 import { directiveModel } from './directive-model.mjs'
 
-const job = JSON.parse(readFileSync(process.argv[2], 'utf8'))
-const result = { turns: [], error: null }
-const save = () => writeFileSync(job.resultFile, `${JSON.stringify(result, null, 2)}\n`)
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Detached hooks (MessageDisplay) may still run after the session ends: wait until hook.sh logged every end. */
@@ -44,34 +42,25 @@ const askShellPolicy = {
   },
 }
 
-try {
-  const { createKernel } = await import(pathToFileURL(job.modules.kernel).href)
-  const { tools } = await import(pathToFileURL(job.modules.tools).href)
-  const { claudeCodeHooks } = await import(pathToFileURL(job.modules.dialect).href)
-  const hooks = claudeCodeHooks({
-    configDir: job.configDir,
-    managedSettingsPath: false,
-    settings: job.settings,
-    rendering: job.rendering,
-    permissionMode: job.permissionMode,
-    effort: job.effort ?? undefined,
-  })
-  const plugins = [directiveModel({ recordTo: job.recordTo }), tools(), hooks]
-  if (job.kernelPolicy === 'ask-shell') plugins.push(askShellPolicy)
-  const kernel = createKernel(plugins, { cwd: job.projectDir, sessionsDir: job.sessionsDir })
-  try {
-    const session = await kernel.startSession()
-    result.sessionId = session.id
-    result.transcriptPath = session.transcriptPath
-    const turn = await session.run(job.prompt)
-    result.turns.push({ status: turn.status, lastAssistantMessage: turn.lastAssistantMessage, reason: turn.reason, error: turn.error })
-    await session.end()
-  } finally {
-    await kernel.dispose()
-  }
-} catch (error) {
-  result.error = String(error?.stack ?? error)
-}
-result.hooksSettled = await hooksSettled(join(job.runDir, 'timeline'), 5000)
-save()
-process.exit(0)
+await kernelChild(
+  async (job, result) => {
+    const { createKernel } = await import(pathToFileURL(job.modules.kernel).href)
+    const { tools } = await import(pathToFileURL(job.modules.tools).href)
+    const { claudeCodeHooks } = await import(pathToFileURL(job.modules.dialect).href)
+    const hooks = claudeCodeHooks({
+      configDir: job.configDir,
+      managedSettingsPath: false,
+      settings: job.settings,
+      rendering: job.rendering,
+      permissionMode: job.permissionMode,
+      effort: job.effort ?? undefined,
+    })
+    const plugins = [directiveModel({ recordTo: job.recordTo }), tools(), hooks]
+    if (job.kernelPolicy === 'ask-shell') plugins.push(askShellPolicy)
+    const kernel = createKernel(plugins, { cwd: job.projectDir, sessionsDir: job.sessionsDir })
+    await runTurns(kernel, [job.prompt], result)
+  },
+  async (job, result) => {
+    result.hooksSettled = await hooksSettled(join(job.runDir, 'timeline'), 5000)
+  },
+)

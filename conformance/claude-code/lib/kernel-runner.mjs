@@ -1,9 +1,9 @@
 // Our side: the same scenario (same settings, same hook.sh and behaviour scripts, same model
 // policy, same prompt) on the kernel with @harness-kernel/claude-code, normalized like the real side.
-import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { readJsonLines } from '../../lib/files.mjs'
+import { probeModules, runKernelJob } from '../../lib/kernel-side.mjs'
 import { collectHookCalls } from './capture.mjs'
 import { caseLayout, casePathMap, modeDirFor, renderSettings, writeModes, writeSettingsFlag } from './case.mjs'
 import { cleanEnv, hookScript, REPO_ROOT } from './env.mjs'
@@ -20,16 +20,8 @@ const MODULES = () => ({
 
 /** @returns {Promise<{ ok: true, dialect: string } | { ok: false, reason: string }>} */
 export async function probeKernel() {
-  for (const [pkg, file, name] of Object.values(MODULES())) {
-    if (!existsSync(file)) return { ok: false, reason: `${pkg} is not built (${file} missing; run \`tsc -b\`)` }
-    let mod
-    try {
-      mod = await import(pathToFileURL(file).href)
-    } catch (error) {
-      return { ok: false, reason: `${pkg} failed to load: ${error.message}` }
-    }
-    if (typeof mod[name] !== 'function') return { ok: false, reason: `${pkg} does not export ${name}() yet (${file})` }
-  }
+  const missing = await probeModules(Object.values(MODULES()))
+  if (missing) return missing
   if (!existsSync(hookScript()))
     return { ok: false, reason: `${hookScript()} not found (set REAL_CLIENTS_DIR): both sides run that hook script` }
   return { ok: true, dialect: process.env.CLAUDE_CODE_DIALECT_MODULE ? dialectModule() : '@harness-kernel/claude-code' }
@@ -66,7 +58,6 @@ export async function runKernelScenario(scenario, root) {
     resultFile: join(dir, 'result.json'),
     modules: Object.fromEntries(Object.entries(MODULES()).map(([k, [, file]]) => [k, file])),
   }
-  writeFileSync(join(dir, 'job.json'), `${JSON.stringify(job, null, 2)}\n`)
   const result = {
     scenario: scenario.name,
     side: 'kernel',
@@ -75,53 +66,28 @@ export async function runKernelScenario(scenario, root) {
     requests: [],
     info: { caseDir: dir },
   }
-  const started = Date.now()
-  const run = await new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, 'kernel-child.mjs'), join(dir, 'job.json')], {
-      cwd: layout.proj,
-      // the hook env run-cli.sh gives Claude Code (and so its hooks), minus the fake-server variables
-      env: cleanEnv({
-        RC_RUN: 'run',
-        RC_OUT: layout.run,
-        RC_MODE_DIR: modeDir,
-        HOME: layout.home,
-        CLAUDE_CONFIG_DIR: layout.config,
-        HARNESS_HOME: layout.harnessHome,
-        ...scenario.env,
-      }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stderr = ''
-    child.stdout.on('data', () => {})
-    child.stderr.on('data', (d) => {
-      stderr += d
-    })
-    let timedOut = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      child.kill('SIGKILL')
-    }, scenario.timeoutMs)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolvePromise({ code, stderr, timedOut })
-    })
+  const run = await runKernelJob(join(import.meta.dirname, 'kernel-child.mjs'), dir, job, {
+    cwd: layout.proj,
+    // the hook env run-cli.sh gives Claude Code (and so its hooks), minus the fake-server variables
+    env: cleanEnv({
+      RC_RUN: 'run',
+      RC_OUT: layout.run,
+      RC_MODE_DIR: modeDir,
+      HOME: layout.home,
+      CLAUDE_CONFIG_DIR: layout.config,
+      HARNESS_HOME: layout.harnessHome,
+      ...scenario.env,
+    }),
+    timeoutMs: scenario.timeoutMs,
   })
-  writeFileSync(join(dir, 'kernel.stderr'), run.stderr)
-  result.info.durationMs = Date.now() - started
-  const child = existsSync(job.resultFile) ? JSON.parse(readFileSync(job.resultFile, 'utf8')) : null
-  if (run.timedOut) result.error = `timed out after ${scenario.timeoutMs} ms`
-  else if (!child) result.error = `kernel child exited ${run.code} without a result: ${run.stderr.trim().split('\n').slice(-5).join(' | ')}`
-  else if (child.error) result.error = child.error.split('\n').slice(0, 6).join('\n')
+  const { child } = run
+  result.info.durationMs = run.durationMs
+  if (run.error) result.error = run.error
 
   const pathMap = casePathMap(layout, modeDir)
   const labeler = new Labeler()
   result.hookCalls = normalizeHookCalls(collectHookCalls(layout.run), pathMap, labeler)
-  const recorded = existsSync(job.recordTo)
-    ? readFileSync(job.recordTo, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l))
-    : []
+  const recorded = readJsonLines(job.recordTo)
   result.requests = requestDeltas(recorded.map((r) => kernelRequestItems(r.request, pathMap, scenario.rendering).items))
   result.hookTexts = hookTexts(result.requests)
   const turn = child?.turns?.[0]

@@ -1,5 +1,8 @@
 // Normalization shared by both sides: hook calls (stdin, env, cwd) and the model-visible items of
 // each model request are reduced to a form where only behaviour that the dialect owns can differ.
+import { normalizePaths } from '../../lib/normalize.mjs'
+
+export { normalizePaths, requestDeltas } from '../../lib/normalize.mjs'
 
 // ---- hook calls ------------------------------------------------------------------------------
 
@@ -68,14 +71,6 @@ export class Labeler {
       if (raw.length >= 8) out = out.replaceAll(raw, label)
     return out
   }
-}
-
-/** Replaces each [absolute path, placeholder] (longest first) in a string. */
-export function normalizePaths(text, pathMap) {
-  const sorted = [...pathMap].sort((a, b) => b[0].length - a[0].length)
-  let out = text
-  for (const [from, to] of sorted) if (from) out = out.replaceAll(from, to)
-  return out
 }
 
 function relabelDeep(value, labeler) {
@@ -328,20 +323,6 @@ export function kernelRequestItems(request, pathMap, rendering) {
     flush()
   }
   return { items: mergeUsers(items), ignored: 0 }
-}
-
-/** For each request, the items after its longest common prefix with the previous request. */
-export function requestDeltas(itemLists) {
-  const deltas = []
-  let prev = []
-  itemLists.forEach((items, n) => {
-    const key = (it) => JSON.stringify(it)
-    let i = 0
-    while (i < items.length && i < prev.length && key(items[i]) === key(prev[i])) i++
-    deltas.push({ n, dropped: prev.length - i, items: items.slice(i) })
-    prev = items
-  })
-  return deltas
 }
 
 /**

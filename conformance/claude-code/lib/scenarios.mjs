@@ -1,9 +1,7 @@
 // Loads scenarios/*.mjs (one file per behaviour; the file name is the scenario name). A scenario
 // with `renderings: ['system', 'classic']` becomes two runs: `<name>` (Claude's default model,
 // system-role rendering) and `<name>-s45` (--model claude-sonnet-4-5-20250929, classic rendering).
-import { readdirSync } from 'node:fs'
-import { basename, join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { commonProblems, nameMatcher, scenarioModules, throwProblems } from '../../lib/scenarios.mjs'
 import { SCENARIOS_DIR } from './env.mjs'
 import { P, standardHooks } from './kit.mjs'
 
@@ -26,9 +24,7 @@ const RENDERINGS = ['system', 'classic']
 const EXPECT_KEYS = new Set(['requests', 'hooks', 'detached', 'contains', 'absent', 'outcome'])
 
 function validate(name, s) {
-  const problems = []
-  for (const k of Object.keys(s)) if (!KNOWN_KEYS.has(k)) problems.push(`unknown key "${k}"`)
-  if (typeof s.description !== 'string') problems.push('description must be a string')
+  const problems = commonProblems(s, KNOWN_KEYS)
   if (s.mode !== undefined && s.modes !== undefined) problems.push('give mode (a shared modes/ name) or modes (inline scripts), not both')
   if (s.mode !== undefined && (typeof s.mode !== 'string' || s.mode.includes('/'))) problems.push('mode must be a name in shared modes/')
   for (const [ev, body] of Object.entries(s.modes ?? {}))
@@ -39,7 +35,7 @@ function validate(name, s) {
   if (s.settingsFlag !== undefined && (typeof s.settingsFlag !== 'object' || s.settingsFlag === null || Array.isArray(s.settingsFlag)))
     problems.push('settingsFlag is the "hooks" object of a --settings file')
   if (s.kernelPolicy !== undefined && s.kernelPolicy !== 'ask-shell') problems.push('kernelPolicy must be "ask-shell"')
-  if (problems.length) throw new Error(`scenarios/${name}.mjs: ${problems.join('; ')}`)
+  throwProblems(name, problems)
 }
 
 function expectFor(name, s, rendering) {
@@ -50,17 +46,9 @@ function expectFor(name, s, rendering) {
 
 /** @param {string[]} filters  substrings or globs (`*`) of run names; none = all */
 export async function loadScenarios(filters = []) {
-  const files = readdirSync(SCENARIOS_DIR)
-    .filter((f) => f.endsWith('.mjs'))
-    .sort()
-  const match = (name) =>
-    filters.length === 0 ||
-    filters.some((f) => (f.includes('*') ? new RegExp(`^${f.split('*').map(escapeRe).join('.*')}$`).test(name) : name.includes(f)))
+  const match = nameMatcher(filters)
   const scenarios = []
-  for (const file of files) {
-    const base = basename(file, '.mjs')
-    const mod = await import(pathToFileURL(join(SCENARIOS_DIR, file)).href)
-    const s = mod.default
+  for await (const { base, scenario: s } of scenarioModules(SCENARIOS_DIR)) {
     validate(base, s)
     for (const rendering of s.renderings ?? ['system']) {
       const name = rendering === 'classic' ? `${base}-s45` : base
@@ -86,5 +74,3 @@ export async function loadScenarios(filters = []) {
   }
   return scenarios
 }
-
-const escapeRe = (s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')

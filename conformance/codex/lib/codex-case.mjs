@@ -1,7 +1,9 @@
 // Case directories for shared/real-clients/codex/run-case.sh, and reading back what a run captured.
-import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { readJsonLines } from '../../lib/files.mjs'
+import { orderOccurrences } from '../../lib/hook-calls.mjs'
+import { runProcess } from '../../lib/process.mjs'
 import { cleanEnv, HOOK_SCRIPT, runCaseScript } from './env.mjs'
 
 /** `@HOOK@` in hook commands (hooks.json and config.extra.toml) becomes the path of lib/hook.sh. */
@@ -30,26 +32,12 @@ export function writeCaseDir(dir, spec) {
  * Runs run-case.sh on a case directory that is already `<outDir>/<name>` (so it runs in place).
  * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
  */
-export function runCase(caseDir, outDir, { env = {}, args = [], timeoutMs = 150_000 } = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(runCaseScript(), [caseDir, ...args], {
-      env: cleanEnv({ OUT: outDir, CODEX_TIMEOUT: '90', ...env }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => {
-      stdout += d
-    })
-    child.stderr.on('data', (d) => {
-      stderr += d
-    })
-    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
+export async function runCase(caseDir, outDir, { env = {}, args = [], timeoutMs = 150_000 } = {}) {
+  const { code, stdout, stderr } = await runProcess(runCaseScript(), [caseDir, ...args], {
+    env: cleanEnv({ OUT: outDir, CODEX_TIMEOUT: '90', ...env }),
+    timeoutMs,
   })
+  return { code, stdout, stderr }
 }
 
 function parseMeta(text) {
@@ -85,27 +73,10 @@ export function collectHookCalls(outDir) {
       base,
     })
   }
-  const ordered = []
-  for (let i = 0; i < calls.length; ) {
-    let j = i + 1
-    while (j < calls.length && calls[j].event === calls[i].event) j++
-    ordered.push(...calls.slice(i, j).sort((a, b) => a.invocation - b.invocation || a.tag.localeCompare(b.tag)))
-    i = j
-  }
-  return ordered.map(({ ns, ...call }) => call)
+  return orderOccurrences(calls).map(({ ns, ...call }) => call)
 }
 
 /** requests.jsonl of a run: the POST /v1/responses entries (body, lane, resolved plan step). */
 export function readCodexRequests(caseDir) {
-  const file = join(caseDir, 'requests.jsonl')
-  if (!existsSync(file)) return []
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line))
-    .filter((entry) => entry.method === 'POST' && /\/responses(\?|$)/.test(entry.url))
-}
-
-export function readText(file, fallback = '') {
-  return existsSync(file) ? readFileSync(file, 'utf8') : fallback
+  return readJsonLines(join(caseDir, 'requests.jsonl')).filter((entry) => entry.method === 'POST' && /\/responses(\?|$)/.test(entry.url))
 }

@@ -1,6 +1,8 @@
 // The real-Codex side: one run-case.sh case per scenario, normalized.
 import { join } from 'node:path'
-import { collectHookCalls, readCodexRequests, readText, runCase, writeCaseDir } from './codex-case.mjs'
+import { readText } from '../../lib/files.mjs'
+import { lastLines } from '../../lib/process.mjs'
+import { collectHookCalls, readCodexRequests, runCase, writeCaseDir } from './codex-case.mjs'
 import { casePathMap, codexRequestItems, normalizeHookCalls, requestDeltas } from './normalize.mjs'
 
 /** The run-case.sh inputs for a scenario (app-server mode when it has several turns or an `app` block). */
@@ -22,7 +24,7 @@ export async function runCodexScenario(scenario, root) {
   const run = await runCase(caseDir, outDir, { env: scenario.env ?? {} })
   const result = normalizeCodexRun(scenario, caseDir)
   result.info.durationMs = Date.now() - started
-  if (run.code !== 0) result.error = `run-case.sh exited ${run.code}: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`
+  if (run.code !== 0) result.error = `run-case.sh exited ${run.code}: ${lastLines(run.stderr, 3)}`
   return result
 }
 

@@ -1,14 +1,10 @@
 // Runs one scenario on our kernel with the Codex dialect, in its own process (own cwd and env, so
 // the hooks see HOOK_OUT/HOOK_RESP and nothing else of the suite). Started by kernel-runner.mjs.
 // Usage: node kernel-child.mjs <job.json>; writes job.resultFile.
-import { readFileSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
+import { kernelChild, runTurns } from '../../lib/kernel-child.mjs'
 
-const job = JSON.parse(readFileSync(process.argv[2], 'utf8'))
-const result = { turns: [], error: null }
-const save = () => writeFileSync(job.resultFile, `${JSON.stringify(result, null, 2)}\n`)
-
-try {
+await kernelChild(async (job, result) => {
   const { createKernel } = await import('@harness-kernel/kernel')
   const { scriptedModel } = await import('@harness-kernel/scripted-model')
   const { tools } = await import('@harness-kernel/tools')
@@ -22,20 +18,5 @@ try {
     // Codex has no Stop-continuation cap (codex-hooks.md §10.1)
     { cwd: job.cwd, sessionsDir: job.sessionsDir, maxStopContinuations: Number.POSITIVE_INFINITY },
   )
-  try {
-    const session = await kernel.startSession()
-    result.sessionId = session.id
-    result.transcriptPath = session.transcriptPath
-    for (const prompt of job.turns) {
-      const turn = await session.run(prompt)
-      result.turns.push({ status: turn.status, lastAssistantMessage: turn.lastAssistantMessage, reason: turn.reason, error: turn.error })
-    }
-    await session.end()
-  } finally {
-    await kernel.dispose()
-  }
-} catch (error) {
-  result.error = String(error?.stack ?? error)
-}
-save()
-process.exit(0)
+  await runTurns(kernel, job.turns, result)
+})

@@ -1,9 +1,9 @@
 // Our side: the same scenario (same hooks.json, same handlers, same model answers) on the kernel
 // with @harness-kernel/codex, normalized like the Codex side.
-import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { readJsonLines } from '../../lib/files.mjs'
+import { probeModules, runKernelJob } from '../../lib/kernel-side.mjs'
 import { collectHookCalls, substituteHook } from './codex-case.mjs'
 import { cleanEnv, REPO_ROOT } from './env.mjs'
 import { casePathMap, kernelRequestItems, normalizeHookCalls, requestDeltas } from './normalize.mjs'
@@ -21,17 +21,7 @@ const REQUIRED_DIST = () => [
 
 /** @returns {Promise<{ ok: true } | { ok: false, reason: string }>} */
 export async function probeKernel() {
-  for (const [pkg, file, name] of REQUIRED_DIST()) {
-    if (!existsSync(file)) return { ok: false, reason: `${pkg} is not built (${file} missing; run \`tsc -b\`)` }
-    let mod
-    try {
-      mod = await import(pathToFileURL(file).href)
-    } catch (error) {
-      return { ok: false, reason: `${pkg} failed to load: ${error.message}` }
-    }
-    if (typeof mod[name] !== 'function') return { ok: false, reason: `${pkg} does not export ${name}() yet (${file})` }
-  }
-  return { ok: true, dialect: dialectOverride() ?? '@harness-kernel/codex' }
+  return (await probeModules(REQUIRED_DIST())) ?? { ok: true, dialect: dialectOverride() ?? '@harness-kernel/codex' }
 }
 
 /**
@@ -100,36 +90,15 @@ export async function runKernelScenario(scenario, root, codexResult, { timeoutMs
     resultFile: join(dir, 'result.json'),
     dialectModule: dialectOverride(),
   }
-  writeFileSync(join(dir, 'job.json'), `${JSON.stringify(job, null, 2)}\n`)
-  const started = Date.now()
-  const run = await new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, 'kernel-child.mjs'), join(dir, 'job.json')], {
-      cwd: paths.cwd,
-      // HARNESS_HOME: keep the harness's own trust store (and anything else it keeps there) per case
-      env: cleanEnv({ HOOK_OUT: paths.out, HOOK_RESP: paths.responses, TMPDIR: paths.tmp, HARNESS_HOME: join(dir, 'harness-home') }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stderr = ''
-    child.stdout.on('data', () => {})
-    child.stderr.on('data', (d) => {
-      stderr += d
-    })
-    let timedOut = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      child.kill('SIGKILL')
-    }, timeoutMs)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stderr, timedOut })
-    })
+  const run = await runKernelJob(join(import.meta.dirname, 'kernel-child.mjs'), dir, job, {
+    cwd: paths.cwd,
+    // HARNESS_HOME: keep the harness's own trust store (and anything else it keeps there) per case
+    env: cleanEnv({ HOOK_OUT: paths.out, HOOK_RESP: paths.responses, TMPDIR: paths.tmp, HARNESS_HOME: join(dir, 'harness-home') }),
+    timeoutMs,
   })
-  writeFileSync(join(dir, 'kernel.stderr'), run.stderr)
-  result.info.durationMs = Date.now() - started
-  const child = existsSync(job.resultFile) ? JSON.parse(readFileSync(job.resultFile, 'utf8')) : null
-  if (run.timedOut) result.error = `timed out after ${timeoutMs} ms`
-  else if (!child) result.error = `kernel child exited ${run.code} without a result: ${run.stderr.trim().split('\n').slice(-5).join(' | ')}`
-  else if (child.error) result.error = child.error.split('\n').slice(0, 6).join('\n')
+  const { child } = run
+  result.info.durationMs = run.durationMs
+  if (run.error) result.error = run.error
   result.info.turns = child?.turns
   result.info.finalMessage = child?.turns?.at(-1)?.lastAssistantMessage ?? undefined
 
@@ -144,12 +113,7 @@ export async function runKernelScenario(scenario, root, codexResult, { timeoutMs
     ],
   })
   result.hookCalls = normalizeHookCalls(collectHookCalls(paths.out), pathMap)
-  const recorded = existsSync(job.recordTo)
-    ? readFileSync(job.recordTo, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l))
-    : []
+  const recorded = readJsonLines(job.recordTo)
   result.requests = requestDeltas(recorded.map((r) => kernelRequestItems(r.request, pathMap)))
   return result
 }

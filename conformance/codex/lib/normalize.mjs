@@ -1,5 +1,8 @@
 // Normalization shared by both sides: hook stdin payloads and model-visible request deltas are
 // reduced to a form where only behaviour that the dialect owns can differ.
+import { normalizePaths } from '../../lib/normalize.mjs'
+
+export { normalizePaths, requestDeltas } from '../../lib/normalize.mjs'
 
 /** Payload keys whose values are compared, not just their types. */
 export const VALUE_KEYS = [
@@ -47,14 +50,6 @@ export const IGNORED_CODEX_PREFIXES = [
   '<user_instructions>',
   '# AGENTS.md instructions',
 ]
-
-/** Replaces each [absolute path, placeholder] (longest first) in a string. */
-export function normalizePaths(text, pathMap) {
-  const sorted = [...pathMap].sort((a, b) => b[0].length - a[0].length)
-  let out = text
-  for (const [from, to] of sorted) out = out.replaceAll(from, to)
-  return out
-}
 
 /** The placeholders both sides use for the same things. */
 export function casePathMap(caseDir, { home, cwd, tmp, extra = [] }) {
@@ -182,18 +177,4 @@ export function kernelRequestItems(request, pathMap) {
     items.push(...rest)
   }
   return items.map((it) => ({ kind: it.kind, parts: it.parts.map((p) => normalizePaths(p, pathMap)) }))
-}
-
-/** For each request, the items after its longest common prefix with the previous request. */
-export function requestDeltas(itemLists) {
-  const deltas = []
-  let prev = []
-  itemLists.forEach((items, n) => {
-    const key = (it) => JSON.stringify(it)
-    let i = 0
-    while (i < items.length && i < prev.length && key(items[i]) === key(prev[i])) i++
-    deltas.push({ n, dropped: prev.length - i, items: items.slice(i) })
-    prev = items
-  })
-  return deltas
 }
