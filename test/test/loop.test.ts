@@ -335,6 +335,36 @@ describe('failures are attributed', () => {
   })
 })
 
+describe('decisions that end a turn or rewrite a call at permission time', () => {
+  it('a deny with halt answers the call with the reason and ends the turn after the step (a deferred call)', async () => {
+    const defer = plugin('defer', (kernel) => {
+      kernel.hooks.toolPreExecute.tap('defer', () => ({ kind: 'deny', reason: 'deferred for review', halt: { reason: 'tool_deferred' } }))
+    })
+    const { kernel, model } = setup([{ tool_calls: [{ name: 'echo', input: { text: 'a' } }] }, { text: 'never' }], [testTools, defer])
+    const session = await kernel.startSession()
+    const result = await session.run('go')
+    expect(result).toMatchObject({ status: 'halted', reason: 'tool_deferred' })
+    expect(flatten(result.messages)).toEqual(['user:go', 'assistant:call:echo', 'tool:result:deferred for review'])
+    expect(model.calls).toBe(1)
+    expect(readEvents(session.transcriptPath).find((event) => event.type === 'tool/call')).toMatchObject({ decision: 'deny-halt' })
+  })
+
+  it('a permission allow with input runs the call with that input', async () => {
+    const ask = plugin('ask-and-rewrite', (kernel) => {
+      kernel.hooks.toolPreExecute.tap('ask', () => ({ kind: 'ask', reason: 'check' }))
+      kernel.hooks.toolPermissionRequest.tap('rewrite', () => ({ kind: 'allow', input: { text: 'rewritten' } }))
+    })
+    const { kernel } = setup([{ tool_calls: [{ name: 'echo', input: { text: 'original' } }] }, { text: 'done' }], [testTools, ask])
+    const session = await kernel.startSession()
+    const result = await session.run('go')
+    expect(flatten(result.messages)).toContain('tool:result:rewritten')
+    expect(readEvents(session.transcriptPath).find((event) => event.type === 'tool/call')).toMatchObject({
+      decision: 'allow-rewritten',
+      input: { text: 'rewritten' },
+    })
+  })
+})
+
 describe('model/delta', () => {
   it('streams the model text to observers while the step runs; the response is what is recorded', async () => {
     const deltas: { step: number; text: string }[] = []
