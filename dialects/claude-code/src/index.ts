@@ -14,4 +14,5 @@ export { type HookTextMeta, hookTextMessage, hookTextMeta, PLUGIN_NAME } from '.
 export type { ClaudeRenderer } from './render/renderer.js'
 export { systemRenderer } from './render/system-renderer.js'
 export * from './run/index.js'
+export { defaultTranscriptDir, projectFolderName, transcriptFile } from './transcript/transcript-dir.js'
 export * from './types.js'

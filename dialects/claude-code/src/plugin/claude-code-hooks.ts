@@ -1,10 +1,11 @@
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { definePlugin, denyWithoutApprover, type Plugin } from '@harness-kernel/kernel'
-import { loadClaudeCodeHooks } from '../config/index.js'
+import { defaultClaudeConfigDir, loadClaudeCodeHooks } from '../config/index.js'
 import { DEFAULT_ENV_FILE_DIR, DEFAULT_TIMEOUT_SEC, sessionEndBudgetMs, stopHookBlockCap } from '../handler-defaults.js'
 import { PLUGIN_NAME } from '../render/hook-text.js'
 import type { ClaudeRenderer } from '../render/renderer.js'
+import { openTranscript, tapTranscript } from '../transcript/session-transcript.js'
 import { runSessionStart, tapLifecycleEvents } from './lifecycle-taps.js'
 import { tapObserverEvents } from './observer-taps.js'
 import type { ClaudeCodeHooksOptions } from './options.js'
@@ -21,6 +22,7 @@ import { tapToolEvents } from './tool-taps.js'
  */
 export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
   const env = options.env ?? process.env
+  const claudeTranscript = options.transcript === 'claude-code'
   return definePlugin({
     name: PLUGIN_NAME,
     setup(kernel) {
@@ -61,9 +63,15 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
         for (const warning of loaded.warnings) session.notice('warning', warning, PLUGIN_NAME)
         const state = new ClaudeSessionState(loaded, (text) => session.notice('warning', text, PLUGIN_NAME))
         ctx.states.set(session, state)
+        if (claudeTranscript) {
+          const place = { transcriptDir: options.transcriptDir, configDir: options.configDir ?? defaultClaudeConfigDir(env) }
+          state.transcript = openTranscript(ctx, session, state, place, payload.source)
+        }
         await runSessionStart(ctx, payload)
       })
 
+      // First on `session/event`: a line is on disk before an observer hook (MessageDisplay) starts.
+      if (claudeTranscript) tapTranscript(kernel, ctx)
       tapPromptEvents(kernel, ctx)
       tapToolEvents(kernel, ctx)
       tapStopEvents(kernel, ctx)

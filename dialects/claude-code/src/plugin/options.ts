@@ -45,6 +45,13 @@ export interface ClaudeCodeHooksOptions {
   envFileDir?: string
   /** Where hook output over 10,000 characters is saved (one folder per session). Default `<tmpdir>/harness-claude-code/hook-output`. */
   hookOutputDir?: string
+  /**
+   * What `transcript_path` names. `kernel` (default): the kernel's session log (JSONL, the kernel's format).
+   * `claude-code`: a transcript in Claude Code's format, written as the session goes, so hooks that parse it work.
+   */
+  transcript?: 'kernel' | 'claude-code'
+  /** Where `claude-code` transcripts go (`<transcriptDir>/<sessionId>.jsonl`). Default `<configDir>/projects/<project path, non-alphanumerics as ->`. */
+  transcriptDir?: string
   /** The environment settings and hooks are read from. Default `process.env`. */
   env?: NodeJS.ProcessEnv
   /** Opt-in fixes for Claude Code's quirks; off by default (claude-code-hooks.md §8). */

@@ -56,7 +56,7 @@ export async function runClaudeEvent(ctx: DialectContext, occurrence: EventOccur
   if (handlers.length === 0) return []
   const common: CommonFields = {
     sessionId: session.id,
-    transcriptPath: session.transcriptPath,
+    transcriptPath: state.transcript?.path ?? session.transcriptPath,
     cwd: session.cwd,
     promptId: state.promptId,
     permissionMode: ctx.permissionMode,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Message } from '@harness-kernel/kernel'
+import type { ClaudeTranscriptWriter } from '../transcript/transcript-writer.js'
 import type { LoadedClaudeCodeHooks } from '../types.js'
 import { HandlerSelector } from './handler-selector.js'
 
@@ -35,6 +36,8 @@ export class ClaudeSessionState {
   }
   /** SessionStart runs get numbered env files. */
   sessionStartRuns = 0
+  /** The Claude Code transcript (`transcript: 'claude-code'`); payloads name its file instead of the kernel's log. */
+  transcript: ClaudeTranscriptWriter | undefined
 
   constructor(loaded: LoadedClaudeCodeHooks, warn: (text: string) => void) {
     this.loaded = loaded
