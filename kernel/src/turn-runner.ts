@@ -127,6 +127,8 @@ async function loop(rt: SessionRuntime, turn: TurnInfo, input: Message[], signal
         ...(rt.hooks.modelDelta.isUsed() ? { onTextDelta: (text: string) => rt.hooks.modelDelta.call({ ...base, text }) } : {}),
       })
       const assistant = assistantMessage(response.content)
+      // Token counts stay with the message they paid for (in `meta`, which no model sees).
+      if (response.usage) assistant.meta = { usage: response.usage, ...(response.stopReason ? { stopReason: response.stopReason } : {}) }
       rt.recordMessage(turn.id, assistant)
       const calls = toolCallsOf(assistant)
       if (calls.length > 0) {

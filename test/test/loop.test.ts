@@ -440,6 +440,38 @@ describe('model retries', () => {
     ])
   })
 
+  it("records the provider's token usage with the assistant message, in meta (never sent to a model)", async () => {
+    let seenMeta: unknown
+    const metered = plugin('metered-model', (kernel) => {
+      let calls = 0
+      kernel.provide('model', {
+        id: 'metered',
+        async generate(request) {
+          calls++
+          if (calls === 2) seenMeta = request.messages.find((message) => message.role === 'assistant')?.meta
+          return {
+            content: [{ type: 'text', text: `reply ${calls}` }],
+            stopReason: 'end_turn',
+            usage: { inputTokens: 12, outputTokens: 3 },
+          }
+        },
+      })
+    })
+    const { kernel } = setup([], [metered])
+    const session = await kernel.startSession()
+    await session.run('one')
+    await session.run('two')
+    const assistants = readEvents(session.transcriptPath).flatMap((event) =>
+      event.type === 'message' && event.message.role === 'assistant' ? [event.message.meta] : [],
+    )
+    expect(assistants).toEqual([
+      { usage: { inputTokens: 12, outputTokens: 3 }, stopReason: 'end_turn' },
+      { usage: { inputTokens: 12, outputTokens: 3 }, stopReason: 'end_turn' },
+    ])
+    // The provider gets the message back with its meta; providers never send meta to the API.
+    expect(seenMeta).toEqual({ usage: { inputTokens: 12, outputTokens: 3 }, stopReason: 'end_turn' })
+  })
+
   it('a non-retryable error, or running out of attempts, fails the turn', async () => {
     const { kernel } = setup(
       [
