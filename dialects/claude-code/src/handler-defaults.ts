@@ -31,6 +31,8 @@ export function stopHookBlockCap(option: number | undefined, env: NodeJS.Process
 }
 
 export const DEFAULT_ENV_FILE_DIR = join(tmpdir(), 'harness-claude-code', 'session-env')
+/** Where hook output over 10,000 characters is saved, one folder per session. */
+export const DEFAULT_HOOK_OUTPUT_DIR = join(tmpdir(), 'harness-claude-code', 'hook-output')
 
 /** A SessionStart hook's `CLAUDE_ENV_FILE`: `<dir>/<session>/sessionstart-hook-<n>.sh`, its folder created; undefined if it cannot be. */
 export function sessionEnvFile(dir: string, sessionId: string, index: number): string | undefined {

@@ -96,12 +96,18 @@ export function toolResponse(toolName: string, result: ToolOutput): unknown {
     return {
       stdout: trimFinalNewlines(details.stdout),
       stderr: trimFinalNewlines(details.stderr),
-      interrupted: details.signal !== null && details.signal !== undefined,
+      interrupted: wasInterrupted(result),
       isImage: false,
       noOutputExpected: false,
     }
   }
   return result.output
+}
+
+/** A shell run that a signal ended (a timeout, an interrupt): Bash's `interrupted`, PostToolUseFailure's `is_interrupt`. */
+export function wasInterrupted(result: ToolOutput): boolean {
+  const signal = result.details?.signal
+  return signal !== null && signal !== undefined
 }
 
 /** PostToolUseFailure's `error`: a failed Bash call reads `Exit code <n>\n<stderr>` [obs]; other tools their output. */

@@ -1,8 +1,12 @@
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { definePlugin, denyWithoutApprover, type Plugin } from '@harness-kernel/kernel'
 import { defaultClaudeConfigDir, loadClaudeCodeHooks } from '../config/index.js'
-import { DEFAULT_ENV_FILE_DIR, DEFAULT_TIMEOUT_SEC, sessionEndBudgetMs, stopHookBlockCap } from '../handler-defaults.js'
+import {
+  DEFAULT_ENV_FILE_DIR,
+  DEFAULT_HOOK_OUTPUT_DIR,
+  DEFAULT_TIMEOUT_SEC,
+  sessionEndBudgetMs,
+  stopHookBlockCap,
+} from '../handler-defaults.js'
 import { PLUGIN_NAME } from '../render/hook-text.js'
 import type { ClaudeRenderer } from '../render/renderer.js'
 import { openTranscript, tapTranscript } from '../transcript/session-transcript.js'
@@ -41,7 +45,7 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
         sessionEndTimeoutMs: sessionEndBudgetMs(options.sessionEndTimeoutMs, env),
         hookAsk: () => options.hookAsk ?? (kernel.resolve('approvals') === denyWithoutApprover ? 'deny' : 'approvals'),
         states: new WeakMap(),
-        hookOutputDir: options.hookOutputDir ?? join(tmpdir(), 'harness-claude-code', 'hook-output'),
+        hookOutputDir: options.hookOutputDir ?? DEFAULT_HOOK_OUTPUT_DIR,
       }
       let renderer: ClaudeRenderer | undefined
       const currentRenderer = () => {

@@ -1,7 +1,7 @@
 import type { KernelApi, Message, PreToolDecision } from '@harness-kernel/kernel'
 import { mergePermissionRequest, mergePostToolUse, mergePreToolUse } from '../io/merge.js'
 import { additionalContextText, blockingErrorText, hookName, toolErrorText } from '../io/texts.js'
-import { inputFromClaude, toolFailureError, toolResponse } from '../io/tool-presentation.js'
+import { inputFromClaude, toolFailureError, toolResponse, wasInterrupted } from '../io/tool-presentation.js'
 import { hookTextMessage, PLUGIN_NAME } from '../render/hook-text.js'
 import { claudeView, persistOutput, runFor, type TapContext } from './tap-context.js'
 
@@ -113,7 +113,7 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
           tool_input: view.toolInput,
           tool_use_id: call.id,
           error: toolFailureError(view.toolName, result),
-          is_interrupt: result.details?.signal !== undefined && result.details?.signal !== null,
+          is_interrupt: wasInterrupted(result),
           duration_ms: durationMs,
         }
       : {
