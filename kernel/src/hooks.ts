@@ -94,6 +94,13 @@ interface AnyTap {
 
 type Fn = (...args: unknown[]) => unknown
 
+const tapOwners = new WeakMap<KernelHooks, Map<HookName, string[]>>()
+
+/** The plugins that tapped a point, in registration order (each once). */
+export function pluginsTapping(hooks: KernelHooks, name: HookName): readonly string[] {
+  return tapOwners.get(hooks)?.get(name) ?? []
+}
+
 export function createKernelHooks(guard: HookGuardContext): KernelHooks {
   const hooks: KernelHooks = {
     sessionStart: new AsyncParallelHook(['payload'], 'agent/session-start'),
@@ -123,6 +130,7 @@ export function createKernelHooks(guard: HookGuardContext): KernelHooks {
     preCompact: compactDecisionSchema,
     subagentStop: stopDecisionSchema,
   }
+  const owners = new Map<HookName, string[]>()
   for (const [name, key] of Object.entries(HOOK_NAMES) as [HookName, keyof KernelHooks][]) {
     const hook = hooks[key] as unknown as {
       intercept(i: { register(tap: AnyTap): AnyTap }): void
@@ -139,6 +147,8 @@ export function createKernelHooks(guard: HookGuardContext): KernelHooks {
           )
         }
         const plugin = guard.currentPlugin() ?? tap.name
+        const tappers = owners.get(name) ?? []
+        if (!tappers.includes(plugin)) owners.set(name, [...tappers, plugin])
         const attribute = (error: unknown) =>
           error instanceof HookTapError
             ? error
@@ -150,7 +160,9 @@ export function createKernelHooks(guard: HookGuardContext): KernelHooks {
       },
     })
   }
-  return Object.freeze(hooks)
+  const frozen = Object.freeze(hooks)
+  tapOwners.set(frozen, owners)
+  return frozen
 }
 
 function attributeTap(tap: AnyTap, attribute: (error: unknown) => HookTapError): Fn {

@@ -1,6 +1,8 @@
 export { TurnInterruptedError } from './abort.js'
 export * from './decisions.js'
 export * from './defaults.js'
+export { NATIVE_CAPABILITIES, nativeDriver } from './driver/native-driver.js'
+export * from './driver/types.js'
 export * from './errors.js'
 export * from './hooks.js'
 export * from './kernel.js'

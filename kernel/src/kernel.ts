@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { type AwilixContainer, asFunction, asValue, createContainer, InjectionMode, type Resolver } from 'awilix'
 import { createStderrLogger, denyWithoutApprover, systemClock } from './defaults.js'
+import { capabilityGaps } from './driver/capability-gaps.js'
+import { nativeDriver } from './driver/native-driver.js'
+import { DRIVER_SPEC, type Driver } from './driver/types.js'
 import { errorMessage, type HookTapError, KernelError } from './errors.js'
 import { createKernelHooks, type HookByName, type HookName, hookByName, type KernelHooks } from './hooks.js'
 import type { KernelOptions, ResolvedKernelOptions } from './kernel-options.js'
@@ -55,6 +58,7 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     processRunner: asFunction(() => new ExecProcessRunner()).singleton(),
     sessionStore: asFunction(({ clock }: Services) => new JsonlSessionStore(resolved.sessionsDir, clock)).singleton(),
     steering: asFunction(() => new InProcessSteeringSource()).scoped(),
+    driver: asValue(nativeDriver()),
   } as never)
 
   const sessions = new Set<KernelSession>()
@@ -105,23 +109,37 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
   })()
   ready.catch(() => {})
 
-  const assertModel = () => {
-    if (!container.hasRegistration('model')) {
+  /** The one gate for drivers: a known contract version, and a model when the driver samples the kernel's. */
+  const checkedDriver = (): Driver => {
+    const driver = container.resolve('driver')
+    if (driver?.specificationVersion !== DRIVER_SPEC) {
+      throw new KernelError(
+        `driver "${driver?.id ?? '(unnamed)'}" implements driver specification ${JSON.stringify(driver?.specificationVersion)}; this kernel supports "${DRIVER_SPEC}"`,
+      )
+    }
+    if (driver.capabilities.model === 'kernel' && !container.hasRegistration('model')) {
       throw new KernelError(
         "no model provider: add a model plugin (scriptedModel(), openaiModel(), anthropicModel()) or call kernel.provide('model', provider)",
       )
     }
+    return driver
   }
 
-  const newSession = (id: string, cwd: string, log: SessionLog): KernelSession => {
+  const newSession = (id: string, cwd: string, log: SessionLog, driver: Driver): KernelSession => {
     const scope: AwilixContainer<Services> = container.createScope()
+    let model: Services['model'] | undefined
     const session: KernelSession = new KernelSession({
       id,
       cwd,
       log,
       hooks,
       options: resolved,
-      model: scope.resolve('model'),
+      model: () => {
+        model ??= scope.resolve('model')
+        return model
+      },
+      driver,
+      driverStateDir: join(resolved.sessionsDir, 'drivers', driver.id, id),
       tools,
       approvals: scope.resolve('approvals'),
       processRunner: scope.resolve('processRunner'),
@@ -136,6 +154,10 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     session.attachSteering(scope.resolve('steering'))
     sessions.add(session)
     return session
+  }
+
+  const noticeGaps = (session: KernelSession) => {
+    for (const gap of capabilityGaps(session.driver, hooks, session.steeringSources)) session.notice('warning', gap, 'kernel')
   }
 
   const fireSessionStart = async (session: KernelSession, source: 'startup' | 'resume') => {
@@ -157,38 +179,40 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     async startSession(sessionOptions: StartSessionOptions = {}) {
       await ready
       assertLive()
-      assertModel()
+      const driver = checkedDriver()
       const id = sessionOptions.id ?? randomUUID()
       const cwd = resolve(resolved.cwd, sessionOptions.cwd ?? '.')
       const store = container.resolve('sessionStore')
       const log = store.create(id)
       let session: KernelSession
       try {
-        session = newSession(id, cwd, log)
+        session = newSession(id, cwd, log, driver)
       } catch (error) {
         log.close()
         throw error
       }
       session.append({ type: 'session/start', sessionId: id, cwd, createdAt: new Date(container.resolve('clock').now()).toISOString() })
+      noticeGaps(session)
       await fireSessionStart(session, 'startup')
       return session
     },
     async resumeSession(sessionId: string, resumeOptions: { cwd?: string } = {}) {
       await ready
       assertLive()
-      assertModel()
+      const driver = checkedDriver()
       const store = container.resolve('sessionStore')
       const loaded = store.load(sessionId)
       const start = loaded.events.find((event) => event.type === 'session/start')
       const cwd = resolve(resolved.cwd, resumeOptions.cwd ?? (start?.type === 'session/start' ? start.cwd : '.'))
       const lastSeq = loaded.events.at(-1)?.seq ?? 0
-      const session = newSession(sessionId, cwd, store.reopen(sessionId, lastSeq))
+      const session = newSession(sessionId, cwd, store.reopen(sessionId, lastSeq), driver)
       session.replay(loaded.events)
       if (loaded.droppedTail !== undefined) {
         session.notice('warning', `dropped a torn last line of ${store.pathFor(sessionId)} (${loaded.droppedTail.length} chars)`, 'kernel')
       }
       session.repairAfterCrash()
       session.append({ type: 'session/resume', sessionId })
+      noticeGaps(session)
       await fireSessionStart(session, 'resume')
       return session
     },

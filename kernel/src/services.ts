@@ -1,3 +1,4 @@
+import type { Driver } from './driver/types.js'
 import type { ModelProvider } from './model.js'
 import type { ProcessRunner } from './process-runner.js'
 import type { SessionStore } from './session-store.js'
@@ -32,6 +33,8 @@ export interface Approvals {
 /** The services the kernel knows; a plugin may provide more under its own keys. */
 export interface Services {
   model: ModelProvider
+  /** Runs each turn: `nativeDriver()` by default. */
+  driver: Driver
   tools: ToolRegistry
   steering: SteeringSource
   sessionStore: SessionStore

@@ -38,6 +38,8 @@ export type SessionEventBody =
   | { type: 'session/start'; sessionId: string; cwd: string; createdAt: string }
   | { type: 'session/resume'; sessionId: string }
   | { type: 'turn/start'; turnId: string }
+  /** A driven program's own session id (Claude Code's `session_id`, Codex's thread id), for resume. */
+  | { type: 'driver/session'; driver: string; nativeId: string }
   | { type: 'step/start'; turnId: string; step: number }
   | { type: 'message'; turnId?: string; message: Message }
   | { type: 'tool/call'; turnId: string; step: number; callId: string; name: string; input: unknown; decision: string }

@@ -18,6 +18,7 @@ export interface SessionRuntime {
   readonly options: ResolvedKernelOptions
   readonly transcript: Transcript
   readonly pending: PendingSessionState
+  /** The `model` service, resolved on first use (only the native driver samples it). */
   readonly model: ModelProvider
   readonly tools: ToolRegistry
   readonly approvals: Approvals

@@ -10,6 +10,8 @@ export class Transcript {
   readonly droppedSteeringIds = new Set<string>()
   /** Tool calls recorded in an assistant message whose result is not yet recorded. */
   readonly openCalls = new Map<string, { turnId: string | undefined }>()
+  /** Each driver's own session id for this session (`driver/session` events), for resume. */
+  readonly nativeIds = new Map<string, string>()
   turns = 0
   openTurnId: string | undefined
 
@@ -30,6 +32,9 @@ export class Transcript {
       case 'steering/accepted':
         for (const id of event.itemIds) this.recordedSteeringIds.add(id)
         for (const id of event.droppedIds) this.droppedSteeringIds.add(id)
+        break
+      case 'driver/session':
+        this.nativeIds.set(event.driver, event.nativeId)
         break
       case 'turn/start':
         this.turns++

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
 import { TurnInterruptedError } from './abort.js'
+import { createTurnHost } from './driver/turn-host.js'
+import type { Driver, DriverSession } from './driver/types.js'
 import type { HookTapError } from './errors.js'
-import { KernelError } from './errors.js'
+import { errorMessage, KernelError } from './errors.js'
 import type { KernelHooks } from './hooks.js'
 import type { ResolvedKernelOptions } from './kernel-options.js'
 import type { Message } from './messages.js'
@@ -15,6 +17,7 @@ import type { SessionRuntime } from './session-runtime.js'
 import { type PendingSessionState, Transcript } from './session-state.js'
 import type { SessionLog } from './session-store.js'
 import type { InterruptReceipt, Session, TurnInput, TurnResult } from './session-types.js'
+import type { HeldClaim } from './steering/boundary-claims.js'
 import { InProcessSteeringSource } from './steering/in-process-source.js'
 import type { InputItem, SteeringSource, SteerOptions, SteerReceipt } from './steering/types.js'
 import type { ToolRegistry } from './tool-registry.js'
@@ -26,7 +29,11 @@ export interface SessionParts {
   log: SessionLog
   hooks: KernelHooks
   options: ResolvedKernelOptions
-  model: ModelProvider
+  /** Resolved on first use: a driver that brings its own model never asks for one. */
+  model(): ModelProvider
+  driver: Driver
+  /** The driver's own state directory for this session. */
+  driverStateDir: string
   tools: ToolRegistry
   approvals: Approvals
   processRunner: ProcessRunner
@@ -44,7 +51,7 @@ export class KernelSession implements Session, SessionRuntime {
   readonly pending: PendingSessionState = { injected: [], halt: undefined }
   readonly hooks: KernelHooks
   readonly options: ResolvedKernelOptions
-  readonly model: ModelProvider
+  readonly driver: Driver
   readonly tools: ToolRegistry
   readonly approvals: Approvals
   readonly processRunner: ProcessRunner
@@ -60,6 +67,7 @@ export class KernelSession implements Session, SessionRuntime {
   #closing = false
   #autoTurns = true
   #idleWaiters: (() => void)[] = []
+  #driverSession: Promise<DriverSession> | undefined
 
   constructor(parts: SessionParts) {
     this.id = parts.id
@@ -68,7 +76,7 @@ export class KernelSession implements Session, SessionRuntime {
     this.transcriptPath = parts.log.path
     this.hooks = parts.hooks
     this.options = parts.options
-    this.model = parts.model
+    this.driver = parts.driver
     this.tools = parts.tools
     this.approvals = parts.approvals
     this.processRunner = parts.processRunner
@@ -106,6 +114,10 @@ export class KernelSession implements Session, SessionRuntime {
 
   get session(): Session {
     return this
+  }
+
+  get model(): ModelProvider {
+    return this.#parts.model()
   }
 
   get messages(): readonly Message[] {
@@ -159,6 +171,7 @@ export class KernelSession implements Session, SessionRuntime {
     } catch (error) {
       this.reportTapError(error as HookTapError)
     }
+    await this.#closeDriver()
     this.append({ type: 'session/end', reason })
     this.#ended = true
     this.#log.close()
@@ -217,7 +230,9 @@ export class KernelSession implements Session, SessionRuntime {
     this.#active = controller
     try {
       const turn = { id: randomUUID(), number: this.transcript.turns + 1 }
-      const result = await runTurn(this, turn, input, controller.signal)
+      const held: HeldClaim[] = []
+      const host = createTurnHost(this, turn, controller.signal, held, this.driver.id)
+      const result = await runTurn({ turn, input, host, held, driverId: this.driver.id, driverSession: () => this.#openDriver() })
       if (result.status === 'interrupted' || result.status === 'failed') this.#autoTurns = false
       return result
     } finally {
@@ -225,6 +240,36 @@ export class KernelSession implements Session, SessionRuntime {
       this.#scheduled--
       this.#startQueuedTurn()
       if (this.#scheduled === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve()
+    }
+  }
+
+  #openDriver(): Promise<DriverSession> {
+    if (this.#driverSession) return this.#driverSession
+    const nativeId = this.transcript.nativeIds.get(this.driver.id)
+    const opening = this.driver.open({
+      sessionId: this.id,
+      cwd: this.cwd,
+      stateDir: this.#parts.driverStateDir,
+      logger: this.logger,
+      ...(nativeId === undefined ? {} : { nativeId }),
+      ...(this.options.system === undefined ? {} : { system: this.options.system }),
+    })
+    this.#driverSession = opening
+    // A failed open fails that turn; the next turn tries again.
+    opening.catch(() => {
+      if (this.#driverSession === opening) this.#driverSession = undefined
+    })
+    return opening
+  }
+
+  async #closeDriver(): Promise<void> {
+    const opening = this.#driverSession
+    this.#driverSession = undefined
+    if (!opening) return
+    try {
+      await (await opening).close()
+    } catch (error) {
+      this.notice('error', `driver ${this.driver.id} did not close cleanly: ${errorMessage(error)}`, this.driver.id)
     }
   }
 

@@ -1,15 +1,12 @@
 import type { Halt, PostToolDecision, PreToolDecision } from './decisions.js'
+import type { ToolOutcome } from './driver/types.js'
 import { errorMessage } from './errors.js'
-import type { Message, ToolCallBlock } from './messages.js'
+import type { ToolCallBlock } from './messages.js'
 import type { SessionRuntime } from './session-runtime.js'
 import type { StepPayload, ToolCall } from './session-types.js'
 import type { ToolOutput } from './tool.js'
 
-interface CallOutcome {
-  result: ToolOutput
-  context: Message[]
-  halt: Halt | undefined
-}
+type CallOutcome = ToolOutcome
 
 const INTERRUPTED: ToolOutput = { output: 'No result: the turn ended before this tool call completed.', isError: true }
 
@@ -63,7 +60,8 @@ function batches(runtime: SessionRuntime, calls: ToolCallBlock[]): number[][] {
   return result
 }
 
-async function runToolCall(runtime: SessionRuntime, step: StepPayload, block: ToolCallBlock): Promise<CallOutcome> {
+/** One call through `tools/pre-execute` → permission → execute → `tools/post-execute`; logs the call, not its result. */
+export async function runToolCall(runtime: SessionRuntime, step: StepPayload, block: ToolCall): Promise<CallOutcome> {
   const call: ToolCall = { id: block.id, name: block.name, input: block.input }
   const payload = { ...step, call }
   const pre: PreToolDecision = await runtime.hooks.toolPreExecute.promise({ kind: 'allow' }, payload)

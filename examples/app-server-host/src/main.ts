@@ -46,9 +46,9 @@ const describeItems = (items: HostInputItem[]) =>
 
 // Host input at sampling boundaries (codex-app-server.md §10): one item at the first sampling boundary, one at the
 // first final boundary (so the same turn goes on), then nothing, which lets the turn complete.
-const answered = { sampling: false, final: false }
+const answered = { sampling: false, final: false, tool: false }
 const onHostInput: HostInputHandler = ({ turnId, boundary }, requestId) => {
-  const items = answered[boundary.kind] ? [] : [boundary.kind === 'sampling' ? SAMPLING_ITEM : FINAL_ITEM]
+  const items = answered[boundary.kind] ? [] : [boundary.kind === 'final' ? FINAL_ITEM : SAMPLING_ITEM]
   answered[boundary.kind] = true
   print(`  ⇠ turn/hostInput/request #${requestId}: ${boundary.kind} boundary, step ${boundary.step} of ${turnLabel(turnId)}`)
   print(`  → answer #${requestId}: ${describeItems(items)}`)

@@ -5,8 +5,15 @@ export interface InputItem {
   text: string
 }
 
+/**
+ * Where a driver claims host input: `sampling` before a model request (step 1 is the turn's start),
+ * `final` when the model answered without tool calls, `tool` while a kernel tool call's result is
+ * parked inside a driven program (the input folds in with that result).
+ */
+export type BoundaryKind = 'sampling' | 'final' | 'tool'
+
 export interface Boundary {
-  kind: 'sampling' | 'final'
+  kind: BoundaryKind
   sessionId: string
   turnId: string
   step: number
@@ -27,6 +34,8 @@ export interface SteeringSource {
   readonly capability: 'boundary' | 'live'
   /** The name recorded in message sources: `{kind:'steering', transport}`. */
   readonly transport?: string
+  /** Optional: the boundary kinds this source expects to be claimed at; a driver without one gets a notice. */
+  readonly boundaries?: readonly BoundaryKind[]
   wait(signal: AbortSignal): Promise<void>
   claim(boundary: Boundary, signal: AbortSignal): Promise<SteeringClaim | undefined>
 }

@@ -175,9 +175,14 @@ export function createAppServer(options: AppServerOptions): AppServer {
       if (initialized) throw invalidRequest('Already initialized')
       const parsed = parseParams(initializeParamsSchema, params)
       initialized = true
-      hostInput = negotiateHostInput(parsed.capabilities?.hostInput, options.hostInputTimeoutMs ?? bridge.defaultHostInputTimeoutMs)
       optOut = new Set(parsed.capabilities?.optOutNotificationMethods ?? [])
       const kernel = await kernelPromise
+      // Host input is asked at the boundaries the kernel's driver has (the native loop: sampling and final).
+      hostInput = negotiateHostInput(
+        parsed.capabilities?.hostInput,
+        options.hostInputTimeoutMs ?? bridge.defaultHostInputTimeoutMs,
+        kernel.resolve('driver').capabilities.boundaries,
+      )
       const client = parsed.clientInfo
       return {
         userAgent: `${client.name}/${SERVER_VERSION} (${type()} ${release()}; ${arch()}) ${process.env.TERM_PROGRAM ?? 'unknown'} (${client.name}; ${client.version})`,

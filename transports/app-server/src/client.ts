@@ -14,7 +14,7 @@ export interface Notification {
 export interface HostInputRequest {
   threadId: string
   turnId: string
-  boundary: { kind: 'sampling' | 'final'; step: number }
+  boundary: { kind: 'sampling' | 'final' | 'tool'; step: number }
 }
 
 /** Answers a `turn/hostInput/request`: the items, or `undefined` to leave it unanswered (answer later with `respond`). */
@@ -34,7 +34,7 @@ export interface AppServerClientOptions {
 export interface InitializeOptions {
   name?: string
   version?: string
-  hostInput?: { version?: number; boundaries?: ('sampling' | 'final')[]; timeoutMs?: number }
+  hostInput?: { version?: number; boundaries?: ('sampling' | 'final' | 'tool')[]; timeoutMs?: number }
 }
 
 export interface InitializeResult {

@@ -1,3 +1,4 @@
+import type { BoundaryKind } from '@harness-kernel/kernel'
 import { z } from 'zod'
 import type { hostInputCapabilitySchema } from './params.js'
 import { userInputSchema } from './params.js'
@@ -5,7 +6,8 @@ import { userInputSchema } from './params.js'
 /** The negotiated host-input settings of one connection (codex-app-server.md §10.1). */
 export interface HostInputSettings {
   version: 1
-  boundaries: ('sampling' | 'final')[]
+  /** The boundaries the host is asked at: those it asked for that the session's driver has. */
+  boundaries: BoundaryKind[]
   timeoutMs: number
   onTimeout: 'proceed'
 }
@@ -17,10 +19,10 @@ export const MAX_HOST_INPUT_TIMEOUT_MS = 600_000
 export function negotiateHostInput(
   asked: z.infer<typeof hostInputCapabilitySchema> | null | undefined,
   defaultTimeoutMs = DEFAULT_HOST_INPUT_TIMEOUT_MS,
+  known: readonly BoundaryKind[] = ['sampling', 'final'],
 ): HostInputSettings | undefined {
   if (!asked) return undefined
   if (asked.version !== undefined && asked.version !== 1) return undefined
-  const known = ['sampling', 'final'] as const
   const boundaries = asked.boundaries === undefined ? [...known] : known.filter((kind) => asked.boundaries?.includes(kind))
   const wanted = asked.timeoutMs ?? defaultTimeoutMs
   const timeoutMs = Math.min(MAX_HOST_INPUT_TIMEOUT_MS, Math.max(MIN_HOST_INPUT_TIMEOUT_MS, Math.round(wanted)))

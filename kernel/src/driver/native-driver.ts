@@ -1,0 +1,160 @@
+import type { Halt } from '../decisions.js'
+import { assistantMessage, type Message, toolCallsOf } from '../messages.js'
+import { callModel } from '../model-call.js'
+import type { SessionRuntime } from '../session-runtime.js'
+import type { StepPayload } from '../session-types.js'
+import { isInputItem } from '../steering/settle-claims.js'
+import { runToolCalls } from '../tool-step.js'
+import { runtimeOf } from './turn-host.js'
+import {
+  type ClaimedInput,
+  DRIVER_SPEC,
+  type Driver,
+  type DriverCapabilities,
+  type TurnEnd,
+  type TurnHost,
+  type TurnRequest,
+} from './types.js'
+
+export const NATIVE_CAPABILITIES: DriverCapabilities = Object.freeze({
+  points: Object.freeze({
+    'agent/pre-step': 'decides',
+    'model/request': 'decides',
+    'model/delta': 'observes',
+    'tools/pre-execute': 'decides',
+    'tools/permission-request': 'decides',
+    'tools/post-execute': 'decides',
+    'agent/turn-stopping': 'decides',
+  }),
+  boundaries: Object.freeze(['sampling', 'final'] as const),
+  finalInputContinuesTurn: true,
+  toolHosting: 'in-loop',
+  resume: 'log-replay',
+  model: 'kernel',
+})
+
+/** The kernel's own loop (DESIGN §4) as a driver: the default `driver` service. */
+export function nativeDriver(): Driver {
+  return Object.freeze({
+    specificationVersion: DRIVER_SPEC,
+    id: 'native',
+    capabilities: NATIVE_CAPABILITIES,
+    async open() {
+      return { runTurn, close: async () => {} }
+    },
+  })
+}
+
+type Continue = { fresh: readonly Message[]; claimed: ClaimedInput }
+
+async function runTurn({ turn, input }: TurnRequest, host: TurnHost): Promise<TurnEnd> {
+  const rt = runtimeOf(host)
+  const { signal } = host
+  let fresh: readonly Message[] = input
+  let freshClaimed: ClaimedInput | undefined
+  let fromFinalBoundary = false
+  let stopHookActive = false
+  let continues = 0
+  let recordedInput = false
+  for (let step = 1; ; step++) {
+    signal.throwIfAborted()
+    rt.append({ type: 'step/start', turnId: turn.id, step })
+    const base: StepPayload = { session: rt.session, turn, step, signal }
+    let stepInput = fresh
+    let claimed = freshClaimed
+    fresh = []
+    freshClaimed = undefined
+    if (!(step === 1 && stepInput.length > 0) && !fromFinalBoundary) {
+      claimed = await host.claim({ kind: 'sampling', step })
+      stepInput = [...stepInput, ...claimed.messages]
+    }
+    const afterFinal = fromFinalBoundary
+    fromFinalBoundary = false
+
+    if (step === 1 && rt.pending.halt) {
+      const halt = rt.pending.halt
+      rt.pending.halt = undefined
+      return halted(rt, halt)
+    }
+    if (step === 1 && stepInput.length === 0) {
+      claimed?.settle()
+      return { status: 'completed' }
+    }
+
+    const entry = await host.enter({ step, messages: stepInput, ...(claimed ? { claimed } : {}) })
+    signal.throwIfAborted()
+    entry.record()
+    const enteredInput = entry.messages.some((message) => message.role === 'user' || isInputItem(message, stepInput))
+    recordedInput ||= enteredInput
+
+    if (entry.halt) return halted(rt, entry.halt)
+    if (!recordedInput && stepInput.length > 0 && step === 1) {
+      const reason = entry.rejected ? entry.rejected.reason : 'every input item was dropped by agent/pre-step'
+      if (reason) rt.notice('warning', `turn blocked: ${reason}`, 'kernel')
+      return { status: 'blocked', ...(reason === undefined ? {} : { reason }) }
+    }
+    // Final-boundary input that was all dropped leaves nothing new to sample: back to the final boundary.
+    if (!(afterFinal && !enteredInput)) {
+      const calls = await sample(rt, host, base)
+      if (calls.length > 0) {
+        const halt = await runToolCalls(rt, base, calls)
+        signal.throwIfAborted()
+        if (halt) return halted(rt, halt)
+        continue
+      }
+    }
+
+    const next = await finalBoundary(host, step)
+    if (next) {
+      ;({ fresh, claimed: freshClaimed } = next)
+      fromFinalBoundary = true
+      continues = 0
+      continue
+    }
+    const { decision } = await host.stopping({ step, stopHookActive, continues })
+    if (decision.kind === 'stop') return { status: 'completed' }
+    if (decision.halt) return halted(rt, decision.halt)
+    stopHookActive = true
+    continues++
+  }
+}
+
+/** One model call: `model/request`, the provider (retries inside), the assistant message recorded. */
+async function sample(rt: SessionRuntime, host: TurnHost, base: StepPayload) {
+  const request = await rt.hooks.modelRequest.promise(
+    {
+      ...(rt.options.system === undefined ? {} : { system: rt.options.system }),
+      messages: [...rt.transcript.messages],
+      tools: rt.tools.specs(),
+    },
+    base,
+  )
+  const response = await callModel(rt.model, request, {
+    signal: base.signal,
+    sessionId: rt.session.id,
+    turnId: base.turn.id,
+    step: base.step,
+    retry: rt.options.modelRetry,
+    onRetry: (message) => rt.notice('warning', message, 'kernel'),
+    ...(host.wantsDeltas ? { onTextDelta: (text: string) => host.delta(base.step, text) } : {}),
+  })
+  const assistant = assistantMessage(response.content)
+  // Token counts stay with the message they paid for (in `meta`, which no model sees).
+  if (response.usage) assistant.meta = { usage: response.usage, ...(response.stopReason ? { stopReason: response.stopReason } : {}) }
+  host.recordMessage(assistant)
+  return toolCallsOf(assistant)
+}
+
+async function finalBoundary(host: TurnHost, step: number): Promise<Continue | undefined> {
+  const claimed = await host.claim({ kind: 'final', step })
+  if (claimed.messages.length === 0) {
+    claimed.settle()
+    return undefined
+  }
+  return { fresh: claimed.messages, claimed }
+}
+
+function halted(rt: SessionRuntime, halt: Halt): TurnEnd {
+  rt.notice('warning', `turn halted: ${halt.reason}`, 'kernel')
+  return { status: 'halted', reason: halt.reason }
+}

@@ -1,0 +1,121 @@
+import type { PreStepDecision, StopDecision } from '../decisions.js'
+import type { Message } from '../messages.js'
+import { textOf } from '../messages.js'
+import type { SessionRuntime } from '../session-runtime.js'
+import type { ToolCall, TurnInfo } from '../session-types.js'
+import { claimBoundary, type HeldClaim, rejectUnsettled } from '../steering/boundary-claims.js'
+import { claimedMessages, settleClaims, steeringItemIdOf } from '../steering/settle-claims.js'
+import { runToolCall } from '../tool-step.js'
+import type { Admission, ClaimedInput, Entry, StopOutcome, TurnHost } from './types.js'
+
+const runtimes = new WeakMap<TurnHost, SessionRuntime>()
+const claimsOf = new WeakMap<ClaimedInput, HeldClaim[]>()
+
+/** The session behind a host: for the native driver's model call, which is its own private part. */
+export function runtimeOf(host: TurnHost): SessionRuntime {
+  const runtime = runtimes.get(host)
+  if (!runtime) throw new TypeError('not a kernel turn host')
+  return runtime
+}
+
+/** Builds the kernel side of one turn. Claims it takes are pushed onto `held` (the frame rejects what is left). */
+export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: AbortSignal, held: HeldClaim[], driverId: string): TurnHost {
+  const step = (number: number) => ({ session: rt.session, turn, step: number, signal })
+  const host: TurnHost = {
+    session: rt.session,
+    turn,
+    signal,
+    get tools() {
+      return rt.tools.specs()
+    },
+    get wantsDeltas() {
+      return rt.hooks.modelDelta.isUsed()
+    },
+    async claim({ kind, step: number }) {
+      const claims = await claimBoundary(rt.steeringSources, { kind, sessionId: rt.session.id, turnId: turn.id, step: number }, signal)
+      held.push(...claims)
+      const claimed: ClaimedInput = {
+        messages: claimedMessages(rt, claims),
+        settle: () => settleClaims(rt, turn, claims, [], 'already recorded'),
+      }
+      claimsOf.set(claimed, claims)
+      return claimed
+    },
+    async enter({ step: number, messages, claimed }) {
+      const input = [...messages]
+      const decision: PreStepDecision = await rt.hooks.preStep.promise({ kind: 'enter', messages: input }, { ...step(number), input })
+      const injected = rt.pending.injected.splice(0)
+      return entryOf(rt, turn, decision, injected, claimed ? (claimsOf.get(claimed) ?? []) : [])
+    },
+    recordMessage: (message) => rt.recordMessage(turn.id, message),
+    runTool: (call: ToolCall, number) => runToolCall(rt, step(number), call),
+    recordToolResult(number, callId, result) {
+      rt.append({ type: 'tool/result', turnId: turn.id, step: number, callId, output: result.output, isError: result.isError })
+    },
+    async stopping({ step: number, stopHookActive, continues }): Promise<StopOutcome> {
+      const last = rt.transcript.messages.findLast((message) => message.role === 'assistant')
+      const decision: StopDecision = await rt.hooks.turnStopping.promise(
+        { kind: 'stop' },
+        { ...step(number), stopHookActive, lastAssistantMessage: last ? textOf(last) || null : null },
+      )
+      if (decision.kind === 'stop') {
+        for (const message of decision.context ?? []) rt.recordMessage(turn.id, message)
+        return { decision, capped: false }
+      }
+      if (continues >= rt.options.maxStopContinuations) {
+        rt.notice(
+          'warning',
+          `turn stopped after ${continues} consecutive continuations by agent/turn-stopping (maxStopContinuations ${rt.options.maxStopContinuations})`,
+          'kernel',
+        )
+        return { decision: { kind: 'stop' }, capped: true }
+      }
+      for (const message of decision.messages) rt.recordMessage(turn.id, message)
+      return { decision, capped: false }
+    },
+    delta(number, text) {
+      if (rt.hooks.modelDelta.isUsed()) rt.hooks.modelDelta.call({ ...step(number), text })
+    },
+    recordNativeId(nativeId) {
+      if (rt.transcript.nativeIds.get(driverId) !== nativeId) rt.append({ type: 'driver/session', driver: driverId, nativeId })
+    },
+    notice: (level, text) => rt.notice(level, text, driverId),
+  }
+  runtimes.set(host, rt)
+  return host
+}
+
+function entryOf(rt: SessionRuntime, turn: TurnInfo, decision: PreStepDecision, injected: Message[], claims: HeldClaim[]): Entry {
+  const entered = decision.kind === 'enter' ? decision.messages : []
+  const dropReason = decision.kind === 'reject' ? (decision.reason ?? 'rejected by agent/pre-step') : 'dropped by agent/pre-step'
+  let done = false
+  const once = (what: string) => {
+    if (done) throw new TypeError(`entry ${what} after it was settled`)
+    done = true
+  }
+  return {
+    messages: entered,
+    context: [...injected, ...(decision.context ?? [])],
+    ...(decision.kind === 'reject' ? { rejected: { ...(decision.reason === undefined ? {} : { reason: decision.reason }) } } : {}),
+    ...(decision.kind === 'enter' && decision.halt ? { halt: decision.halt } : {}),
+    record(admissions?: readonly Admission[]) {
+      once('recorded')
+      const outcome = new Map(admissions?.map((admission) => [admission.id, admission]))
+      const recorded = entered.filter((message) => {
+        const id = steeringItemIdOf(message)
+        return id === undefined || (outcome.get(id)?.state ?? 'recorded') === 'recorded'
+      })
+      const reasons = new Map<string, string>()
+      for (const admission of outcome.values()) if (admission.state === 'dropped') reasons.set(admission.id, admission.reason)
+      for (const message of injected) rt.recordMessage(turn.id, message)
+      for (const message of recorded) rt.recordMessage(turn.id, message)
+      for (const message of decision.context ?? []) rt.recordMessage(turn.id, message)
+      settleClaims(rt, turn, claims, recorded, dropReason, reasons)
+    },
+    abandon() {
+      once('abandoned')
+      rt.pending.injected.unshift(...injected)
+      rejectUnsettled(claims)
+    },
+  }
+}
