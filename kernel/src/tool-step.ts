@@ -92,9 +92,14 @@ export async function runToolCall(runtime: SessionRuntime, step: StepPayload, bl
   return { result: final, context, halt }
 }
 
-type Verdict = { kind: 'allow'; input?: unknown } | { kind: 'deny'; reason: string }
+export type Verdict = { kind: 'allow'; input?: unknown } | { kind: 'deny'; reason: string }
 
-async function permission(runtime: SessionRuntime, payload: StepPayload & { call: ToolCall }, pre: PreToolDecision): Promise<Verdict> {
+/** `ask` goes to `tools/permission-request`, then to the approver; `allow` and `deny` stand. */
+export async function permission(
+  runtime: SessionRuntime,
+  payload: StepPayload & { call: ToolCall },
+  pre: PreToolDecision,
+): Promise<Verdict> {
   if (pre.kind !== 'ask') return pre.kind === 'deny' ? pre : { kind: 'allow' }
   const decided = await runtime.hooks.toolPermissionRequest.promise({ kind: 'undecided' }, { ...payload, reason: pre.reason })
   if (decided.kind !== 'undecided') return decided

@@ -5,7 +5,7 @@ import type { SessionRuntime } from '../session-runtime.js'
 import type { ToolCall, TurnInfo } from '../session-types.js'
 import { claimBoundary, type HeldClaim, rejectUnsettled } from '../steering/boundary-claims.js'
 import { claimedMessages, settleClaims, steeringItemIdOf } from '../steering/settle-claims.js'
-import { runToolCall } from '../tool-step.js'
+import { permission, runToolCall } from '../tool-step.js'
 import type { Admission, ClaimedInput, Entry, StopOutcome, TurnHost } from './types.js'
 
 const runtimes = new WeakMap<TurnHost, SessionRuntime>()
@@ -26,7 +26,12 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
     turn,
     signal,
     get tools() {
-      return rt.tools.specs()
+      return rt.tools.specs().map((spec) => ({ ...spec, parallel: rt.tools.get(spec.name)?.parallel === true }))
+    },
+    takeSessionHalt() {
+      const halt = rt.pending.halt
+      rt.pending.halt = undefined
+      return halt
     },
     get wantsDeltas() {
       return rt.hooks.modelDelta.isUsed()
@@ -49,6 +54,10 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
     },
     recordMessage: (message) => rt.recordMessage(turn.id, message),
     runTool: (call: ToolCall, number) => runToolCall(rt, step(number), call),
+    preExecute: (call, number) => rt.hooks.toolPreExecute.promise({ kind: 'allow' }, { ...step(number), call }),
+    permission: (call, number, reason) =>
+      permission(rt, { ...step(number), call }, { kind: 'ask', ...(reason === undefined ? {} : { reason }) }),
+    postExecute: (call, result, number) => rt.hooks.toolPostExecute.promise({ kind: 'accept' }, { ...step(number), call, result }),
     recordToolResult(number, callId, result) {
       rt.append({ type: 'tool/result', turnId: turn.id, step: number, callId, output: result.output, isError: result.isError })
     },

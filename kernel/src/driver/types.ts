@@ -1,4 +1,4 @@
-import type { Halt, StopDecision } from '../decisions.js'
+import type { Halt, PostToolDecision, PreToolDecision, StopDecision } from '../decisions.js'
 import type { HookName } from '../hooks.js'
 import type { Message } from '../messages.js'
 import type { ToolSpec } from '../model.js'
@@ -138,8 +138,10 @@ export interface TurnHost {
   readonly turn: TurnInfo
   /** The turn's signal: aborted by `session.interrupt()`. */
   readonly signal: AbortSignal
-  /** The kernel tools to expose, as JSON Schema specs. */
-  readonly tools: readonly ToolSpec[]
+  /** The kernel tools to expose, as JSON Schema specs (`parallel`: calls may run together). */
+  readonly tools: readonly (ToolSpec & { readonly parallel: boolean })[]
+  /** Takes the halt a session-start tap set for the session's next turn (the turn ends before any model call). */
+  takeSessionHalt(): Halt | undefined
   /** True when a tap watches `model/delta`: only then is streaming text worth forwarding. */
   readonly wantsDeltas: boolean
   /** Claims every steering source at a boundary this driver declared (or the turn start). */
@@ -150,6 +152,15 @@ export interface TurnHost {
   recordMessage(message: Message): void
   /** Runs one kernel tool call; logs the call and its decision, not its result. */
   runTool(call: ToolCall, step: number): Promise<ToolOutcome>
+  /**
+   * For a tool the program runs itself (a built-in): `tools/pre-execute` alone. `ask` is for
+   * `permission`; the program executes the call.
+   */
+  preExecute(call: ToolCall, step: number): Promise<PreToolDecision>
+  /** For a program-run tool the program asks about: `tools/permission-request`, then the approver. */
+  permission(call: ToolCall, step: number, reason?: string): Promise<{ kind: 'allow'; input?: unknown } | { kind: 'deny'; reason: string }>
+  /** For a program-run tool after it ran: `tools/post-execute`. */
+  postExecute(call: ToolCall, result: ToolOutput, step: number): Promise<PostToolDecision>
   /** Logs a tool call's result as the model will see it (its context goes in with `recordMessage` after). */
   recordToolResult(step: number, callId: string, result: ToolOutput): void
   /** Runs `agent/turn-stopping` with the continuation cap; a `continue`'s messages are recorded here. */
