@@ -1,1 +1,7 @@
-export {}
+export { CLAUDE_CODE_CAPABILITIES } from './capabilities.js'
+export { claudeCodeDriver } from './claude-code-driver.js'
+export { ClaudeCodeSession } from './claude-code-session.js'
+export { claudeExecutable } from './claude-executable.js'
+export { HOST_SERVER, hostToolName, kernelToolName } from './host-tools.js'
+export type { ClaudeCodeDriverOptions } from './options.js'
+export { DEFAULT_ADMISSION_TIMEOUT_MS } from './options.js'

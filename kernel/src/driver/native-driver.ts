@@ -82,6 +82,7 @@ async function runTurn({ turn, input }: TurnRequest, host: TurnHost): Promise<Tu
     }
 
     const entry = await host.enter({ step, messages: stepInput, ...(claimed ? { claimed } : {}) })
+    if (signal.aborted) entry.abandon()
     signal.throwIfAborted()
     entry.record()
     const enteredInput = entry.messages.some((message) => message.role === 'user' || isInputItem(message, stepInput))

@@ -1,0 +1,26 @@
+import type { HookCallbackMatcher, HookEvent, HookJSONOutput } from '@anthropic-ai/claude-agent-sdk'
+import type { ClaudeCodeTurn } from './claude-code-turn.js'
+
+type ToolHookInput = { tool_name: string; tool_input: unknown; tool_use_id: string; tool_response?: unknown; error?: string }
+
+/**
+ * The SDK callbacks through which the kernel's tool points see Claude Code's own (built-in) tools. Kernel
+ * tools are left alone here: their points run inside the MCP handler, exactly once.
+ */
+export function builtinToolHooks(turn: () => ClaudeCodeTurn | undefined): Partial<Record<HookEvent, HookCallbackMatcher[]>> {
+  const on = (run: (current: ClaudeCodeTurn, input: ToolHookInput) => Promise<HookJSONOutput>): HookCallbackMatcher[] => [
+    {
+      hooks: [
+        async (input) => {
+          const current = turn()
+          return current ? run(current, input as unknown as ToolHookInput) : {}
+        },
+      ],
+    },
+  ]
+  return {
+    PreToolUse: on((current, input) => current.preToolUse(input)),
+    PostToolUse: on((current, input) => current.postToolUse(input, false)),
+    PostToolUseFailure: on((current, input) => current.postToolUse(input, true)),
+  }
+}

@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { HookCallbackMatcher, HookEvent, Options, Query, query, SDKUserMessage } from '@anthropic-ai/claude-agent-sdk'
+import type { DriverSession, DriverSessionContext, Message, TurnEnd, TurnHost, TurnRequest } from '@harness-kernel/kernel'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { builtinToolHooks } from './builtin-tools.js'
+import { ClaudeCodeTurn } from './claude-code-turn.js'
+import { claudeExecutable } from './claude-executable.js'
+import { blockedPromptOf, CommandLifecycle, isLifecycleFrame } from './command-lifecycle.js'
+import { messageText, reminder } from './content.js'
+import { type HostToolCall, hostToolName, hostToolServer } from './host-tools.js'
+import { InputStream } from './input-stream.js'
+import { type ClaudeCodeDriverOptions, DEFAULT_ADMISSION_TIMEOUT_MS } from './options.js'
+import { TailBuffer } from './tail-buffer.js'
+
+interface SdkMessage {
+  type: string
+  subtype?: string
+  session_id?: string
+  [key: string]: unknown
+}
+
+/** One kernel session inside one Claude Code process: one `query()` with one input that stays open. */
+export class ClaudeCodeSession implements DriverSession {
+  readonly #context: DriverSessionContext
+  readonly #options: ClaudeCodeDriverOptions
+  readonly #input = new InputStream()
+  readonly #lifecycle = new CommandLifecycle()
+  readonly #stderr = new TailBuffer()
+  #query: Query | undefined
+  #pump: Promise<void> | undefined
+  #turn: ClaudeCodeTurn | undefined
+  #nativeId: string | undefined
+  #closed = false
+
+  readonly #run: typeof query
+
+  constructor(context: DriverSessionContext, options: ClaudeCodeDriverOptions, run: typeof query) {
+    this.#context = context
+    this.#options = options
+    this.#run = run
+    this.#nativeId = context.nativeId
+  }
+
+  /** Everything submitted to Claude Code, in order. */
+  get sent(): readonly SDKUserMessage[] {
+    return this.#input.sent
+  }
+
+  async runTurn({ input }: TurnRequest, host: TurnHost): Promise<TurnEnd> {
+    if (this.#closed) throw new Error('the Claude Code session is closed')
+    const halt = host.takeSessionHalt()
+    if (halt) {
+      host.notice('warning', `turn halted: ${halt.reason}`)
+      return { status: 'halted', reason: halt.reason }
+    }
+    let messages: readonly Message[] = input
+    const claimed = messages.length === 0 ? await host.claim({ kind: 'sampling', step: 1 }) : undefined
+    if (claimed) messages = claimed.messages
+    if (messages.length === 0) {
+      claimed?.settle()
+      return { status: 'completed' }
+    }
+    const entry = await host.enter({ step: 1, messages, ...(claimed ? { claimed } : {}) })
+    host.signal.throwIfAborted()
+    entry.record()
+    if (entry.halt) {
+      host.notice('warning', `turn halted: ${entry.halt.reason}`)
+      return { status: 'halted', reason: entry.halt.reason }
+    }
+    const prompt = entry.messages.filter((message) => message.role === 'user')
+    if (prompt.length === 0) {
+      const reason = entry.rejected ? entry.rejected.reason : 'every input item was dropped by agent/pre-step'
+      if (reason) host.notice('warning', `turn blocked: ${reason}`)
+      return { status: 'blocked', ...(reason === undefined ? {} : { reason }) }
+    }
+    this.#start(host)
+    const turn = new ClaudeCodeTurn(host, {
+      submit: (message) => this.#input.push(message),
+      lifecycle: this.#lifecycle,
+      cancel: (uuid) => this.#cancel(uuid),
+      admissionTimeoutMs: this.#options.admissionTimeoutMs ?? DEFAULT_ADMISSION_TIMEOUT_MS,
+      interrupt: () => this.#interrupt(),
+    })
+    this.#turn = turn
+    try {
+      this.#input.push({
+        type: 'user',
+        message: { role: 'user', content: promptContent(prompt, [...entry.context, ...entry.messages.filter((m) => m.role !== 'user')]) },
+        parent_tool_use_id: null,
+        uuid: randomUUID(),
+      } as SDKUserMessage)
+      return await turn.finished
+    } finally {
+      this.#turn = undefined
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    this.#input.end()
+    const pump = this.#pump
+    if (!pump) return
+    const exited = await Promise.race([
+      pump.then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000).unref()),
+    ])
+    if (!exited) this.#query?.close()
+  }
+
+  /** Starts Claude Code at the first turn (and again after it exited, resuming its session). */
+  #start(host: TurnHost): void {
+    if (this.#query) return
+    const query = this.#run({ prompt: this.#input, options: this.#queryOptions(host) })
+    this.#query = query
+    this.#pump = this.#drain(query)
+  }
+
+  async #drain(query: Query): Promise<void> {
+    let failure: string | undefined
+    try {
+      for await (const message of query as AsyncIterable<SdkMessage>) this.#dispatch(message)
+      if (!this.#closed) failure = 'Claude Code ended the session'
+    } catch (error) {
+      failure = `Claude Code exited: ${error instanceof Error ? error.message : String(error)}`
+    }
+    if (this.#query === query) this.#query = undefined
+    if (failure === undefined) return
+    const stderr = this.#stderr.toString()
+    this.#turn?.fail({ code: 'transport', message: stderr ? `${failure}; its stderr ends: ${stderr}` : failure, retryable: true })
+  }
+
+  #dispatch(message: SdkMessage): void {
+    if (message.type === 'system' && message.subtype === 'init' && typeof message.session_id === 'string') {
+      this.#nativeId = message.session_id
+      this.#turn?.host.recordNativeId(message.session_id)
+      return
+    }
+    if (isLifecycleFrame(message)) {
+      this.#lifecycle.observe(message)
+      this.#turn?.onLifecycle(message)
+      return
+    }
+    const blocked = blockedPromptOf(message)
+    if (blocked) {
+      this.#turn?.steering.blocked(blocked)
+      return
+    }
+    this.#turn?.onMessage(message)
+  }
+
+  async #cancel(uuid: string): Promise<boolean> {
+    const query = this.#query as (Query & { cancelAsyncMessage?: (uuid: string) => Promise<boolean> }) | undefined
+    // The process is gone: it holds nothing that could still run.
+    if (!query) return true
+    try {
+      return (await query?.cancelAsyncMessage?.(uuid)) === true
+    } catch {
+      return false
+    }
+  }
+
+  /** Never a plain interrupt: queued messages would start a turn by themselves. */
+  async #interrupt(): Promise<readonly string[]> {
+    const query = this.#query as { interrupt(options: { cancelQueued: boolean }): Promise<unknown> } | undefined
+    const receipt = (await query?.interrupt({ cancelQueued: true }).catch(() => undefined)) as { cancelled?: unknown } | undefined
+    return Array.isArray(receipt?.cancelled) ? (receipt.cancelled as string[]) : []
+  }
+
+  #queryOptions(host: TurnHost): Options {
+    const own = this.#options
+    const extra = own.queryOptions ?? {}
+    const tools = host.tools
+    const system = own.systemPrompt ?? this.#context.system
+    const hooks = mergeHooks(extra.hooks, {
+      Stop: [{ hooks: [(input) => this.#turn?.onStop(input as { stop_hook_active?: boolean }) ?? Promise.resolve({})] }],
+      ...builtinToolHooks(() => this.#turn),
+    })
+    return {
+      ...extra,
+      cwd: this.#context.cwd,
+      env: this.#env(),
+      pathToClaudeCodeExecutable: own.executable ?? claudeExecutable(),
+      tools: own.builtinTools ?? [],
+      mcpServers: { ...extra.mcpServers, host: hostToolServer(tools, (call) => this.#callTool(call)) },
+      allowedTools: [...tools.map((tool) => hostToolName(tool.name)), ...(own.allowedBuiltinTools ?? []), ...(extra.allowedTools ?? [])],
+      settingSources: extra.settingSources ?? [],
+      permissionMode: own.permissionMode ?? extra.permissionMode ?? 'default',
+      canUseTool: (name, input, { toolUseID }) =>
+        this.#turn?.canUseTool(name, input, toolUseID) ?? Promise.resolve({ behavior: 'deny', message: 'no kernel turn is running' }),
+      hooks,
+      stderr: (chunk: string) => this.#stderr.write(chunk),
+      ...(own.model === undefined ? {} : { model: own.model }),
+      ...(system === undefined ? {} : { systemPrompt: system }),
+      ...(host.wantsDeltas ? { includePartialMessages: true } : {}),
+      ...(this.#nativeId === undefined ? {} : { resume: this.#nativeId }),
+    }
+  }
+
+  #env(): Record<string, string> {
+    const env: Record<string, string> = {}
+    for (const [key, value] of Object.entries({ ...process.env, ...this.#options.env })) if (value !== undefined) env[key] = value
+    const configDir = this.#options.configDir ?? 'isolated'
+    if (configDir !== 'user') {
+      const dir = configDir === 'isolated' ? join(this.#context.stateDir, 'config') : configDir
+      mkdirSync(dir, { recursive: true })
+      env.CLAUDE_CONFIG_DIR = dir
+    }
+    return env
+  }
+
+  async #callTool(call: HostToolCall): Promise<CallToolResult> {
+    const turn = this.#turn
+    if (!turn) return { content: [{ type: 'text', text: 'No kernel turn is running; the call was not run.' }], isError: true }
+    return turn.callTool(call)
+  }
+}
+
+function promptContent(prompt: readonly Message[], context: readonly Message[]): string | { type: 'text'; text: string }[] {
+  if (prompt.length === 1 && context.length === 0) return messageText(prompt[0] as Message)
+  return [
+    ...prompt.map((message) => ({ type: 'text' as const, text: messageText(message) })),
+    ...context.map((message) => ({ type: 'text' as const, text: reminder(message) })),
+  ]
+}
+
+function mergeHooks(
+  theirs: Partial<Record<HookEvent, HookCallbackMatcher[]>> | undefined,
+  ours: Partial<Record<HookEvent, HookCallbackMatcher[]>>,
+): Partial<Record<HookEvent, HookCallbackMatcher[]>> {
+  const merged: Partial<Record<HookEvent, HookCallbackMatcher[]>> = { ...theirs }
+  for (const [event, matchers] of Object.entries(ours) as [HookEvent, HookCallbackMatcher[]][]) {
+    merged[event] = [...(merged[event] ?? []), ...matchers]
+  }
+  return merged
+}

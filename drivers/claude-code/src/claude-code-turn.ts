@@ -1,0 +1,296 @@
+import type { HookJSONOutput, PermissionResult } from '@anthropic-ai/claude-agent-sdk'
+import type { ContentBlock, DriverError, Halt, Message, ToolCall, TurnEnd, TurnHost } from '@harness-kernel/kernel'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { LifecycleFrame } from './command-lifecycle.js'
+import { kernelBlocks, messageText, reminder, toolResultsOf } from './content.js'
+import { type HostToolCall, kernelToolName } from './host-tools.js'
+import { type SteeringPort, ToolBoundarySteering } from './tool-boundary-steering.js'
+
+export interface TurnPort extends SteeringPort {
+  /** `interrupt({ cancelQueued: true })`; resolves with the uuids Claude Code cancelled. */
+  interrupt(): Promise<readonly string[]>
+}
+
+interface ResultMessage {
+  type: 'result'
+  subtype: string
+  terminal_reason?: string
+  errors?: string[]
+  user_message_uuids?: string[]
+}
+
+const INTERRUPTED = 'The tool call was interrupted before a result was received.'
+
+/** One kernel turn inside Claude Code: what its messages, tool calls and hook callbacks mean for the kernel. */
+export class ClaudeCodeTurn {
+  readonly host: TurnHost
+  readonly steering: ToolBoundarySteering
+  /** Settles at the turn's `result` (or when Claude Code exits); rejects with the signal's reason when interrupted. */
+  readonly finished: Promise<TurnEnd>
+  readonly #port: TurnPort
+  #resolve!: (end: TurnEnd) => void
+  #reject!: (reason: unknown) => void
+  #step = 0
+  readonly #responses = new Set<string>()
+  #pending: { id: string; blocks: ContentBlock[] } | undefined
+  /** Tool calls already in the log, and those the kernel ran (their results are the kernel's). */
+  readonly #loggedCalls = new Set<string>()
+  readonly #kernelCalls = new Set<string>()
+  readonly #askReasons = new Map<string, string>()
+  #halt: Halt | undefined
+  #haltSent = false
+  #continues = 0
+  #ended = false
+
+  constructor(host: TurnHost, port: TurnPort) {
+    this.host = host
+    this.#port = port
+    this.steering = new ToolBoundarySteering(port, host)
+    this.finished = new Promise<TurnEnd>((resolve, reject) => {
+      this.#resolve = resolve
+      this.#reject = reject
+    })
+    host.signal.addEventListener('abort', () => void this.#interrupted(), { once: true })
+  }
+
+  get step(): number {
+    return Math.max(this.#step, 1)
+  }
+
+  onLifecycle(frame: LifecycleFrame): void {
+    if (frame.state === 'started') this.steering.started(frame.command_uuid)
+    else if (frame.state === 'cancelled') this.steering.cancelled(frame.command_uuid)
+  }
+
+  onMessage(message: { type: string; [key: string]: unknown }): void {
+    if (message.isReplay === true) return
+    if (message.type === 'assistant') this.#onAssistant(message.message as { id?: string; content?: unknown })
+    else if (message.type === 'user') this.#onToolResults((message.message as { content?: unknown } | undefined)?.content)
+    else if (message.type === 'stream_event') this.#onStream(message.event as { type?: string; delta?: { type?: string; text?: string } })
+    else if (message.type === 'result') void this.#end(message as unknown as ResultMessage)
+  }
+
+  /** Claude Code exited or the transport broke: the turn fails; what it held is returned, unless it may have run. */
+  fail(error: DriverError): void {
+    void this.#finish(async () => {
+      const ambiguous = await this.steering.settleAtEnd(undefined)
+      return { status: 'failed', error: ambiguous ?? error }
+    })
+  }
+
+  /** A kernel tool call, parked inside Claude Code's MCP request until the kernel has decided and steering is admitted. */
+  async callTool(call: HostToolCall): Promise<CallToolResult> {
+    const host = this.host
+    // The call may overtake its response on the way in: let that response be read first (it names the step).
+    if (!this.#knows(call.id)) await new Promise((resolve) => setImmediate(resolve))
+    const step = this.step
+    this.#logCall(call.id, call.name, call.input)
+    this.#kernelCalls.add(call.id)
+    const outcome = await host.runTool({ id: call.id, name: call.name, input: call.input }, step)
+    if (call.signal.aborted) {
+      // Claude Code has already answered the call itself; the kernel's result would be discarded.
+      host.recordToolResult(step, call.id, { output: INTERRUPTED, isError: true })
+      return { content: [{ type: 'text', text: INTERRUPTED }], isError: true }
+    }
+    host.recordToolResult(step, call.id, outcome.result)
+    for (const message of outcome.context) host.recordMessage(message)
+    if (outcome.halt) this.#halt ??= outcome.halt
+    let steered: Message[] = []
+    try {
+      steered = await this.steering.atToolBoundary(step)
+    } catch (error) {
+      if (!host.signal.aborted) throw error
+    }
+    const context = [...outcome.context, ...steered].map((message) => ({ type: 'text' as const, text: reminder(message) }))
+    return {
+      content: [{ type: 'text', text: outcome.result.output }, ...context],
+      ...(outcome.result.isError ? { isError: true } : {}),
+    }
+  }
+
+  /** The SDK's Stop callback: `agent/turn-stopping`; a continue is one more request in the same turn. */
+  async onStop(input: { stop_hook_active?: boolean }): Promise<HookJSONOutput> {
+    this.#flush()
+    const { decision } = await this.host.stopping({
+      step: this.step,
+      stopHookActive: input.stop_hook_active === true,
+      continues: this.#continues,
+    })
+    if (decision.kind === 'stop') return {}
+    this.#continues++
+    if (decision.halt) {
+      this.#halt ??= decision.halt
+      return {}
+    }
+    return { decision: 'block', reason: decision.messages.map(messageText).join('\n\n') }
+  }
+
+  /** A built-in tool Claude Code runs itself: `tools/pre-execute` through the SDK's PreToolUse callback. */
+  async preToolUse(input: { tool_name: string; tool_input: unknown; tool_use_id: string }): Promise<HookJSONOutput> {
+    if (kernelToolName(input.tool_name) !== undefined) return {}
+    const decision = await this.host.preExecute(builtinCall(input), this.step)
+    const context = contextText(decision.context)
+    const base = { hookEventName: 'PreToolUse' as const, ...(context ? { additionalContext: context } : {}) }
+    if (decision.kind === 'deny') {
+      if (decision.halt) this.#halt ??= decision.halt
+      return { hookSpecificOutput: { ...base, permissionDecision: 'deny', permissionDecisionReason: decision.reason } }
+    }
+    if (decision.kind === 'ask') {
+      if (decision.reason) this.#askReasons.set(input.tool_use_id, decision.reason)
+      return { hookSpecificOutput: { ...base, permissionDecision: 'ask' } }
+    }
+    if (decision.halt) this.#halt ??= decision.halt
+    if (decision.input !== undefined) {
+      return { hookSpecificOutput: { ...base, permissionDecision: 'allow', updatedInput: decision.input as Record<string, unknown> } }
+    }
+    return context ? { hookSpecificOutput: base } : {}
+  }
+
+  /** A built-in tool ran: `tools/post-execute` through the SDK's PostToolUse / PostToolUseFailure callbacks. */
+  async postToolUse(
+    input: { tool_name: string; tool_input: unknown; tool_use_id: string; tool_response?: unknown; error?: string },
+    failed: boolean,
+  ): Promise<HookJSONOutput> {
+    if (kernelToolName(input.tool_name) !== undefined) return {}
+    const output = failed ? (input.error ?? 'the tool failed') : responseText(input.tool_response)
+    const decision = await this.host.postExecute(builtinCall(input), { output, isError: failed }, this.step)
+    const event = failed ? ('PostToolUseFailure' as const) : ('PostToolUse' as const)
+    const context = [decision.kind === 'accept' && decision.output !== undefined ? decision.output : '', contextText(decision.context)]
+      .filter(Boolean)
+      .join('\n\n')
+    if (decision.kind === 'accept' && decision.halt) this.#halt ??= decision.halt
+    if (decision.kind === 'block') {
+      return {
+        decision: 'block',
+        reason: decision.feedback,
+        ...(context ? { hookSpecificOutput: { hookEventName: event, additionalContext: context } } : {}),
+      }
+    }
+    return context ? { hookSpecificOutput: { hookEventName: event, additionalContext: context } } : {}
+  }
+
+  /** `canUseTool`: a built-in call Claude Code would ask about goes to `tools/permission-request`, then the approver. */
+  async canUseTool(name: string, input: Record<string, unknown>, toolUseId: string): Promise<PermissionResult> {
+    if (kernelToolName(name) !== undefined) return { behavior: 'allow', updatedInput: input }
+    const verdict = await this.host.permission({ id: toolUseId, name, input }, this.step, this.#askReasons.get(toolUseId))
+    if (verdict.kind === 'deny') return { behavior: 'deny', message: verdict.reason }
+    return { behavior: 'allow', updatedInput: (verdict.input as Record<string, unknown> | undefined) ?? input }
+  }
+
+  #onAssistant(message: { id?: string; content?: unknown }): void {
+    const id = message.id ?? `response-${this.#responses.size + 1}`
+    if (!this.#responses.has(id)) {
+      this.#flush()
+      this.#responses.add(id)
+      this.#step = this.#responses.size
+      // A model response began: steering taken at the boundary before it goes into the log first.
+      this.steering.settleTaken()
+    }
+    const blocks = kernelBlocks(message.content).filter((block) => !(block.type === 'tool_call' && this.#loggedCalls.has(block.id)))
+    if (this.#pending?.id === id) this.#pending.blocks.push(...blocks)
+    else {
+      this.#flush()
+      this.#pending = { id, blocks }
+    }
+  }
+
+  #onToolResults(content: unknown): void {
+    const results = toolResultsOf(content)
+    if (results.length === 0) return
+    this.#flush()
+    for (const result of results) {
+      if (this.#kernelCalls.has(result.callId)) continue
+      this.host.recordToolResult(this.step, result.callId, { output: result.output, isError: result.isError })
+    }
+    // A halt from a tool: Claude Code has taken the results; end the turn before the model goes on.
+    if (this.#halt && !this.#haltSent) {
+      this.#haltSent = true
+      void this.#port.interrupt()
+    }
+  }
+
+  #onStream(event: { type?: string; delta?: { type?: string; text?: string } }): void {
+    if (event.type === 'content_block_delta' && event.delta?.type === 'text_delta' && event.delta.text) {
+      this.host.delta(this.#step + 1, event.delta.text)
+    }
+  }
+
+  async #end(result: ResultMessage): Promise<void> {
+    await this.#finish(async () => {
+      this.#flush()
+      const ambiguous = await this.steering.settleAtEnd(result.user_message_uuids)
+      if (ambiguous) return { status: 'failed', error: ambiguous }
+      if (this.#halt) {
+        this.host.notice('warning', `turn halted: ${this.#halt.reason}`)
+        return { status: 'halted', reason: this.#halt.reason }
+      }
+      if (result.subtype === 'success' && (result.terminal_reason === undefined || result.terminal_reason === 'completed')) {
+        return { status: 'completed' }
+      }
+      const detail = [result.terminal_reason, ...(result.errors ?? [])].filter(Boolean).join('; ')
+      return {
+        status: 'failed',
+        error: {
+          code: 'runtime',
+          message: `Claude Code ended the turn with ${result.subtype}${detail ? ` (${detail})` : ''}`,
+          retryable: false,
+        },
+      }
+    })
+  }
+
+  async #finish(settle: () => Promise<TurnEnd>): Promise<void> {
+    if (this.#ended) return
+    this.#ended = true
+    try {
+      const end = await settle()
+      if (this.host.signal.aborted) this.#reject(this.host.signal.reason)
+      else this.#resolve(end)
+    } catch (error) {
+      this.#reject(error)
+    }
+  }
+
+  async #interrupted(): Promise<void> {
+    if (this.#ended) return
+    for (const uuid of await this.#port.interrupt()) this.steering.cancelled(uuid)
+  }
+
+  #knows(id: string): boolean {
+    return this.#loggedCalls.has(id) || (this.#pending?.blocks.some((block) => block.type === 'tool_call' && block.id === id) ?? false)
+  }
+
+  /** Makes sure a tool call is in the log before its result: the buffered response, or the call alone. */
+  #logCall(id: string, name: string, input: unknown): void {
+    const known = this.#knows(id)
+    this.#flush()
+    if (known) return
+    this.#loggedCalls.add(id)
+    this.host.recordMessage({ role: 'assistant', content: [{ type: 'tool_call', id, name, input }], source: { kind: 'model' } })
+  }
+
+  #flush(): void {
+    const pending = this.#pending
+    this.#pending = undefined
+    if (!pending || pending.blocks.length === 0) return
+    for (const block of pending.blocks) if (block.type === 'tool_call') this.#loggedCalls.add(block.id)
+    this.host.recordMessage({ role: 'assistant', content: pending.blocks, source: { kind: 'model' } })
+  }
+}
+
+function builtinCall(input: { tool_name: string; tool_input: unknown; tool_use_id: string }): ToolCall {
+  return { id: input.tool_use_id, name: input.tool_name, input: input.tool_input }
+}
+
+function contextText(context: readonly Message[] | undefined): string {
+  return (context ?? []).map(messageText).join('\n\n')
+}
+
+function responseText(response: unknown): string {
+  if (typeof response === 'string') return response
+  if (response && typeof response === 'object' && 'stdout' in response) {
+    const { stdout, stderr } = response as { stdout?: unknown; stderr?: unknown }
+    return [stdout, stderr].filter((part) => typeof part === 'string' && part !== '').join('\n')
+  }
+  return JSON.stringify(response ?? '')
+}
