@@ -55,14 +55,14 @@ export class ClaudeCodeSession implements DriverSession {
       host.notice('warning', `turn halted: ${halt.reason}`)
       return { status: 'halted', reason: halt.reason }
     }
-    let messages: readonly Message[] = input
-    const claimed = messages.length === 0 ? await host.claim({ kind: 'sampling', step: 1 }) : undefined
-    if (claimed) messages = claimed.messages
+    // Queued input always joins the turn's prompt: Claude Code has no later boundary before its first request.
+    const claimed = await host.claim({ kind: 'sampling', step: 1 })
+    const messages = [...input, ...claimed.messages]
     if (messages.length === 0) {
-      claimed?.settle()
+      claimed.settle()
       return { status: 'completed' }
     }
-    const entry = await host.enter({ step: 1, messages, ...(claimed ? { claimed } : {}) })
+    const entry = await host.enter({ step: 1, messages, claimed })
     host.signal.throwIfAborted()
     entry.record()
     if (entry.halt) {

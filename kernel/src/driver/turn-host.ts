@@ -34,7 +34,8 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
       return halt
     },
     get wantsDeltas() {
-      return rt.hooks.modelDelta.isUsed()
+      // Not `isUsed()`: the kernel's own register interceptor makes every hook "used".
+      return rt.hooks.modelDelta.taps.length > 0
     },
     async claim({ kind, step: number }) {
       const claims = await claimBoundary(rt.steeringSources, { kind, sessionId: rt.session.id, turnId: turn.id, step: number }, signal)
@@ -83,7 +84,7 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
       return { decision, capped: false }
     },
     delta(number, text) {
-      if (rt.hooks.modelDelta.isUsed()) rt.hooks.modelDelta.call({ ...step(number), text })
+      if (rt.hooks.modelDelta.taps.length > 0) rt.hooks.modelDelta.call({ ...step(number), text })
     },
     recordNativeId(nativeId) {
       if (rt.transcript.nativeIds.get(driverId) !== nativeId) rt.append({ type: 'driver/session', driver: driverId, nativeId })
