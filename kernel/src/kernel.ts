@@ -117,6 +117,9 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
         `driver "${driver?.id ?? '(unnamed)'}" implements driver specification ${JSON.stringify(driver?.specificationVersion)}; this kernel supports "${DRIVER_SPEC}"`,
       )
     }
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(driver.id)) {
+      throw new KernelError(`driver id "${driver.id}" must be lowercase letters, digits and '-' (it names the driver's state folder)`)
+    }
     if (driver.capabilities.model === 'kernel' && !container.hasRegistration('model')) {
       throw new KernelError(
         "no model provider: add a model plugin (scriptedModel(), openaiModel(), anthropicModel()) or call kernel.provide('model', provider)",

@@ -1,4 +1,4 @@
-import { runtimeOf } from './driver/turn-host.js'
+import { abandonOpenEntries, runtimeOf } from './driver/turn-host.js'
 import type { DriverSession, TurnEnd, TurnHost } from './driver/types.js'
 import { errorMessage, HookTapError } from './errors.js'
 import type { Message } from './messages.js'
@@ -50,6 +50,7 @@ export async function runTurn({ turn, input, host, held, driverId, driverSession
       rt.notice('error', `turn failed: ${error}`, caught instanceof HookTapError ? caught.plugin : 'kernel')
     }
   } finally {
+    abandonOpenEntries(host)
     rejectUnsettled(held)
   }
   if (end.status === 'interrupted') {

@@ -82,7 +82,6 @@ async function runTurn({ turn, input }: TurnRequest, host: TurnHost): Promise<Tu
     }
 
     const entry = await host.enter({ step, messages: stepInput, ...(claimed ? { claimed } : {}) })
-    if (signal.aborted) entry.abandon()
     signal.throwIfAborted()
     entry.record()
     const enteredInput = entry.messages.some((message) => message.role === 'user' || isInputItem(message, stepInput))

@@ -9,6 +9,7 @@ import { permission, runToolCall } from '../tool-step.js'
 import type { Admission, ClaimedInput, Entry, StopOutcome, TurnHost } from './types.js'
 
 const runtimes = new WeakMap<TurnHost, SessionRuntime>()
+const openEntries = new WeakMap<TurnHost, Set<Entry>>()
 const claimsOf = new WeakMap<ClaimedInput, HeldClaim[]>()
 
 /** The session behind a host: for the native driver's model call, which is its own private part. */
@@ -16,6 +17,11 @@ export function runtimeOf(host: TurnHost): SessionRuntime {
   const runtime = runtimes.get(host)
   if (!runtime) throw new TypeError('not a kernel turn host')
   return runtime
+}
+
+/** At turn end: an entry a driver neither recorded nor abandoned gives its input back (claims, injected context). */
+export function abandonOpenEntries(host: TurnHost): void {
+  for (const entry of openEntries.get(host) ?? []) entry.abandon()
 }
 
 /** Builds the kernel side of one turn. Claims it takes are pushed onto `held` (the frame rejects what is left). */
@@ -42,7 +48,11 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
       held.push(...claims)
       const claimed: ClaimedInput = {
         messages: claimedMessages(rt, claims),
-        settle: () => settleClaims(rt, turn, claims, [], 'already recorded'),
+        settle: () => {
+          if (claimed.messages.length > 0)
+            throw new TypeError('claimed input with new messages must go through enter(); settle() is for redeliveries only')
+          settleClaims(rt, turn, claims, [], 'already recorded')
+        },
       }
       claimsOf.set(claimed, claims)
       return claimed
@@ -51,7 +61,10 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
       const input = [...messages]
       const decision: PreStepDecision = await rt.hooks.preStep.promise({ kind: 'enter', messages: input }, { ...step(number), input })
       const injected = rt.pending.injected.splice(0)
-      return entryOf(rt, turn, decision, injected, claimed ? (claimsOf.get(claimed) ?? []) : [])
+      const open = openEntries.get(host) as Set<Entry>
+      const entry = entryOf(rt, turn, decision, injected, claimed ? (claimsOf.get(claimed) ?? []) : [], () => open.delete(entry))
+      open.add(entry)
+      return entry
     },
     recordMessage: (message) => rt.recordMessage(turn.id, message),
     runTool: (call: ToolCall, number) => runToolCall(rt, step(number), call),
@@ -92,16 +105,25 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
     notice: (level, text) => rt.notice(level, text, driverId),
   }
   runtimes.set(host, rt)
+  openEntries.set(host, new Set())
   return host
 }
 
-function entryOf(rt: SessionRuntime, turn: TurnInfo, decision: PreStepDecision, injected: Message[], claims: HeldClaim[]): Entry {
+function entryOf(
+  rt: SessionRuntime,
+  turn: TurnInfo,
+  decision: PreStepDecision,
+  injected: Message[],
+  claims: HeldClaim[],
+  closed: () => void,
+): Entry {
   const entered = decision.kind === 'enter' ? decision.messages : []
   const dropReason = decision.kind === 'reject' ? (decision.reason ?? 'rejected by agent/pre-step') : 'dropped by agent/pre-step'
   let done = false
   const once = (what: string) => {
     if (done) throw new TypeError(`entry ${what} after it was settled`)
     done = true
+    closed()
   }
   return {
     messages: entered,

@@ -14,7 +14,7 @@ export interface ParkedCall {
  * call is parked inside Claude Code. `parallel` marks it parallel-safe (Claude Code then runs the calls
  * of one message together).
  */
-export function parkTool(options: { parallel?: boolean; autoRelease?: boolean } = {}) {
+export function parkTool(options: { parallel?: boolean; autoRelease?: boolean; releaseAfterMs?: () => number } = {}) {
   const calls: ParkedCall[] = []
   const waiters: { index: number; resolve(call: ParkedCall): void }[] = []
   const plugin: Plugin = definePlugin({
@@ -39,6 +39,7 @@ export function parkTool(options: { parallel?: boolean; autoRelease?: boolean } 
               signal.addEventListener('abort', () => resolve({ output: 'aborted', isError: true }), { once: true })
               for (const waiter of waiters.filter((candidate) => candidate.index === call.index)) waiter.resolve(call)
               if (options.autoRelease) call.release()
+              if (options.releaseAfterMs) setTimeout(() => call.release(), options.releaseAfterMs())
             }),
         }),
       )

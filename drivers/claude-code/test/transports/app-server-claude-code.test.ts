@@ -1,0 +1,205 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { AppServerClient, type AppServerClientOptions, type HostInputRequest } from '@harness-kernel/app-server'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { isolatedClaudeEnv } from '../support/claude-env.js'
+import { readLog, toolDirective } from '../support/driver-harness.js'
+import { type ContentBlock, type FakeAnthropic, lastUserMessage, type RecordedRequest, startFakeAnthropic } from '../support/fake-anthropic.js'
+
+/** The built CLI: `harness app-server --driver claude-code` runs as a real child process. */
+const BIN = fileURLToPath(new URL('../../../../cli/dist/bin.js', import.meta.url))
+
+beforeAll(() => {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: build first with npx tsc -b`)
+})
+
+interface Running {
+  client: AppServerClient
+  server: FakeAnthropic
+  dir: string
+}
+
+const running: Running[] = []
+afterEach(async () => {
+  for (const { client, server, dir } of running.splice(0)) {
+    await client.close()
+    await server.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+/** A fake Messages API, and the app server on the Claude Code driver pointed at it (private homes, no user settings). */
+async function serve(options: AppServerClientOptions = {}): Promise<Running> {
+  const server = await startFakeAnthropic()
+  const dir = mkdtempSync(join(tmpdir(), 'hk-cc-app-server-'))
+  const workspace = join(dir, 'workspace')
+  mkdirSync(workspace)
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...isolatedClaudeEnv({ baseUrl: server.url, dir }),
+    CODEX_HOME: join(dir, 'codex'),
+    HARNESS_HOME: join(dir, 'harness'),
+  }
+  for (const name of ['HARNESS_MODEL', 'ANTHROPIC_MODEL', 'ANTHROPIC_AUTH_TOKEN']) delete env[name]
+  const client = AppServerClient.spawn(process.execPath, [BIN, 'app-server', '--driver', 'claude-code'], {
+    ...options,
+    cwd: workspace,
+    env,
+    stderr: 'pipe',
+  })
+  const entry = { client, server, dir }
+  running.push(entry)
+  return entry
+}
+
+const mainRequests = (server: FakeAnthropic) => server.requests.filter((request) => (request.body.tools ?? []).length > 0)
+
+/** The blocks of the request's last user message, as `tool_result:<text>` / `text:<text>`. */
+function lastUserBlocks(request: RecordedRequest): string[] {
+  const content = lastUserMessage(request)?.content ?? []
+  const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content
+  return blocks.map((block) => {
+    if (block.type !== 'tool_result') return `${block.type}:${block.text ?? ''}`
+    const inner = typeof block.content === 'string' ? block.content : (block.content ?? []).map((part) => part.text ?? '').join('')
+    return `tool_result:${inner}`
+  })
+}
+
+/** Index of the first block that contains `text`. */
+const indexOf = (blocks: string[], text: string) => blocks.findIndex((block) => block.includes(text))
+
+const userItem = (text: string) => ({
+  role: 'user' as const,
+  authority: 'user' as const,
+  content: [{ type: 'text' as const, text, text_elements: [] }],
+})
+
+function agentMessages(client: AppServerClient): string[] {
+  return client.notifications
+    .filter((entry) => entry.method === 'item/completed')
+    .map((entry) => entry.params.item as { type: string; text?: string })
+    .filter((item) => item.type === 'agentMessage')
+    .map((item) => item.text ?? '')
+}
+
+describe('harness app-server --driver claude-code', () => {
+  it('initialize names the driver and negotiates host input at tool boundaries only', async () => {
+    const { client } = await serve()
+    const result = await client.initialize({ hostInput: { boundaries: ['sampling', 'final', 'tool'], timeoutMs: 5_000 } })
+    expect(result.driver).toEqual({ id: 'claude-code', boundaries: ['tool'], finalInputContinuesTurn: false })
+    expect(result.hostInput).toEqual({ version: 1, boundaries: ['tool'], timeoutMs: 5_000, onTimeout: 'proceed' })
+
+    const { client: defaults } = await serve()
+    const init = await defaults.initialize({ hostInput: {} })
+    expect(init.hostInput?.boundaries).toEqual(['tool'])
+    const { client: plain } = await serve()
+    const none = await plain.initialize()
+    expect(none.hostInput).toBeUndefined()
+    expect(none.driver?.boundaries).toEqual(['tool'])
+  })
+
+  it('a turn/steer sent while a kernel tool runs is folded into the same turn, after the tool result', async () => {
+    const { client, server } = await serve()
+    await client.initialize()
+    const { thread } = await client.startThread()
+    const { turn } = await client.startTurn(thread.id, `Run it ${toolDirective('shell', { command: 'sleep 1; echo done' })}`)
+    // The shell call is recorded before it runs: the steer arrives while it is parked inside Claude Code.
+    await client.waitFor('item/started', (params) => (params.item as { type?: string }).type === 'commandExecution')
+    const steered = await client.steer(thread.id, turn.id, 'also check the docs', 'steer-1')
+    expect(steered).toEqual({ turnId: turn.id })
+
+    const completed = await client.turnCompleted(thread.id, turn.id, 30_000)
+    expect(completed.turn.status).toBe('completed')
+
+    const main = mainRequests(server)
+    expect(main).toHaveLength(2)
+    const blocks = lastUserBlocks(main[1]!)
+    const result = indexOf(blocks, 'tool_result:done')
+    const steer = indexOf(blocks, 'also check the docs')
+    expect(result).toBeGreaterThanOrEqual(0)
+    expect(steer).toBeGreaterThan(result)
+    expect(blocks.filter((block) => block.includes('also check the docs'))).toHaveLength(1)
+
+    expect(client.notifications.filter((entry) => entry.method === 'turn/completed')).toHaveLength(1)
+    expect(client.notifications.some((entry) => entry.method === 'turn/steer/dropped')).toBe(false)
+    const userMessages = client.notifications
+      .filter((entry) => entry.method === 'item/completed')
+      .map((entry) => entry.params.item as { type: string; clientId?: string | null; content?: { text?: string }[] })
+      .filter((item) => item.type === 'userMessage')
+    expect(userMessages.map((item) => item.clientId ?? null)).toEqual([null, 'steer-1'])
+    expect(agentMessages(client).at(-1)).toMatch(/^FINAL reply to request #\d+$/)
+
+    const events = readLog(thread.path)
+    const steerMessages = events.filter(
+      (event) => event.type === 'message' && event.message.content.some((b) => b.type === 'text' && b.text === 'also check the docs'),
+    )
+    expect(steerMessages).toHaveLength(1)
+    expect(events.find((event) => event.type === 'steering/accepted' && event.itemIds.length > 0)).toMatchObject({
+      transport: 'app-server',
+      boundary: 'tool',
+    })
+    expect(events.filter((event) => event.type === 'turn/end')).toEqual([expect.objectContaining({ status: 'completed' })])
+  }, 60_000)
+
+  it('host input answered at the tool boundary is recorded once and reaches the model after the tool result', async () => {
+    const asked: HostInputRequest[] = []
+    const { client, server } = await serve({
+      onHostInput: (request) => {
+        asked.push(request)
+        return { items: asked.length === 1 ? [userItem('the host adds this')] : [] }
+      },
+    })
+    await client.initialize({ hostInput: {} })
+    const { thread } = await client.startThread()
+    const { turn } = await client.startTurn(thread.id, `Run it ${toolDirective('shell', { command: 'echo done' })}`)
+    const completed = await client.turnCompleted(thread.id, turn.id, 30_000)
+    expect(completed.turn.status).toBe('completed')
+
+    // One ask, at the tool boundary of the first response (wire steps count from 0); never at the turn start.
+    expect(asked).toEqual([{ threadId: thread.id, turnId: turn.id, boundary: { kind: 'tool', step: 0 } }])
+    const requests = client.received.filter((message) => message.method === 'turn/hostInput/request')
+    expect(requests.map((message) => (message.params as HostInputRequest).boundary.kind)).toEqual(['tool'])
+    const accepted = await client.waitFor('turn/hostInput/accepted')
+    expect(accepted).toMatchObject({ threadId: thread.id, turnId: turn.id, items: [{ index: 0, status: 'recorded' }] })
+
+    const main = mainRequests(server)
+    expect(main).toHaveLength(2)
+    const blocks = lastUserBlocks(main[1]!)
+    expect(indexOf(blocks, 'the host adds this')).toBeGreaterThan(indexOf(blocks, 'tool_result:done'))
+    expect(indexOf(blocks, 'tool_result:done')).toBeGreaterThanOrEqual(0)
+
+    const hostItems = client.notifications
+      .filter((entry) => entry.method === 'item/completed')
+      .map((entry) => entry.params.item as { type: string })
+      .filter((item) => item.type === 'hostInputMessage')
+    expect(hostItems).toHaveLength(1)
+    const recorded = readLog(thread.path).filter(
+      (event) => event.type === 'message' && event.message.content.some((b) => b.type === 'text' && b.text === 'the host adds this'),
+    )
+    expect(recorded).toHaveLength(1)
+    expect(client.notifications.filter((entry) => entry.method === 'turn/completed')).toHaveLength(1)
+  }, 60_000)
+
+  it('two tool calls of one response share one tool boundary: the host is asked once for that step', async () => {
+    const asked: HostInputRequest[] = []
+    const { client, server } = await serve({
+      onHostInput: (request) => {
+        asked.push(request)
+        return { items: [] }
+      },
+    })
+    await client.initialize({ hostInput: {} })
+    const { thread } = await client.startThread()
+    const both = `[[tools:${JSON.stringify([
+      { name: 'mcp__host__shell', input: { command: 'echo one' } },
+      { name: 'mcp__host__shell', input: { command: 'echo two' } },
+    ])}]]`
+    const { turn } = await client.startTurn(thread.id, `Run both ${both}`)
+    const completed = await client.turnCompleted(thread.id, turn.id, 30_000)
+    expect(completed.turn.status).toBe('completed')
+    expect(mainRequests(server)).toHaveLength(2)
+    expect(asked.map((request) => `${request.boundary.kind}:${request.boundary.step}`)).toEqual(['tool:0'])
+  }, 60_000)
+})

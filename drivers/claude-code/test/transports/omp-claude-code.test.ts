@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs'
+import { type SessionEvent, textOf } from '@harness-kernel/kernel'
+import { ompSteering } from '@harness-kernel/transport-omp'
+import { afterEach, describe, expect, it } from 'vitest'
+import { FakeOmpAgent } from '../../../../transports/omp/test/fake-omp.js'
+import { steeringTool, texts } from '../../../../transports/omp/test/helpers.js'
+import { type DriverHarness, driverHarness, readLog, toolDirective } from '../support/driver-harness.js'
+import { type ContentBlock, lastUserMessage, type RecordedRequest } from '../support/fake-anthropic.js'
+
+let current: DriverHarness | undefined
+afterEach(async () => {
+  await current?.dispose()
+  current = undefined
+})
+
+const mainRequests = (harness: DriverHarness) => harness.server.requests.filter((request) => (request.body.tools ?? []).length > 0)
+
+/** The blocks of the request's last user message, as `tool_result:<text>` / `text:<text>`. */
+function lastUserBlocks(request: RecordedRequest): string[] {
+  const content = lastUserMessage(request)?.content ?? []
+  const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content
+  return blocks.map((block) => {
+    if (block.type !== 'tool_result') return `${block.type}:${block.text ?? ''}`
+    const inner = typeof block.content === 'string' ? block.content : (block.content ?? []).map((part) => part.text ?? '').join('')
+    return `tool_result:${inner}`
+  })
+}
+
+const parse = (text: string): SessionEvent[] =>
+  text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as SessionEvent)
+
+describe('ompSteering on the Claude Code driver', () => {
+  it('a message queued in OMP while a kernel tool call is parked joins the same turn after the tool result; OMP’s accept once', async () => {
+    const agent = new FakeOmpAgent()
+    const call = agent.startCall()
+    const omp = ompSteering(call)
+    let transcript = ''
+    let logAtAccept = ''
+    agent.onAccepted = () => {
+      logAtAccept = readFileSync(transcript, 'utf8')
+    }
+    // The `work` tool queues the user's message in OMP while it runs (as OMP's steer mode would).
+    current = await driverHarness({ plugins: [omp, steeringTool(() => agent)] })
+    const session = await current.kernel.startSession()
+    transcript = session.transcriptPath
+    const result = await session.run(`Go ${toolDirective('work', { say: ['please also add tests'] })}`)
+
+    expect(result.status).toBe('completed')
+    expect(result.lastAssistantMessage).toMatch(/^FINAL reply to request #\d+$/)
+    const main = mainRequests(current)
+    expect(main).toHaveLength(2)
+    const blocks = lastUserBlocks(main[1]!)
+    const toolResult = blocks.findIndex((block) => block === 'tool_result:worked')
+    const steer = blocks.findIndex((block) => block.includes('please also add tests'))
+    expect(toolResult).toBeGreaterThanOrEqual(0)
+    expect(steer).toBeGreaterThan(toolResult)
+    expect(blocks.filter((block) => block.includes('please also add tests'))).toHaveLength(1)
+
+    // OMP: one claim, accepted exactly once, and the message is never fed again.
+    expect(call.claims).toHaveLength(1)
+    expect(call.settlements).toEqual(['accept'])
+    expect(texts(agent.accepted)).toEqual(['please also add tests'])
+    expect(agent.queue).toEqual([])
+
+    // Recorded once in the turn, after the tool result, before OMP's accept; the acceptance names the tool boundary.
+    const steered = session.messages.filter((message) => message.source?.kind === 'steering')
+    expect(steered.map((message) => textOf(message))).toEqual(['please also add tests'])
+    expect(steered[0]!.source).toEqual({ kind: 'steering', transport: 'omp' })
+    const roles = session.messages.map((message) => message.role)
+    expect(roles.indexOf('tool')).toBeLessThan(session.messages.indexOf(steered[0]!))
+
+    const atAccept = parse(logAtAccept)
+    const message = atAccept.find((event) => event.type === 'message' && event.message.source?.kind === 'steering')
+    const accepted = atAccept.find((event) => event.type === 'steering/accepted')
+    expect(message).toBeDefined()
+    expect(accepted).toMatchObject({ transport: 'omp', boundary: 'tool', droppedIds: [] })
+    if (message?.type !== 'message' || accepted?.type !== 'steering/accepted') throw new Error('unreachable')
+    expect(accepted.itemIds).toEqual([message.message.meta?.steeringItemId])
+    expect(accepted.seq).toBeGreaterThan(message.seq)
+
+    const events = readLog(session.transcriptPath)
+    expect(events.filter((event) => event.type === 'turn/start')).toHaveLength(1)
+    expect(events.filter((event) => event.type === 'steering/accepted' && event.itemIds.length > 0)).toHaveLength(1)
+    await session.end()
+  })
+
+  it('a turn without tool calls has no boundary: OMP is never claimed; a turn started from queued input claims it once', async () => {
+    const agent = new FakeOmpAgent()
+    const call = agent.startCall()
+    const omp = ompSteering(call)
+    current = await driverHarness({ plugins: [omp] })
+    const session = await current.kernel.startSession()
+    const first = await session.run('just answer')
+    expect(first.status).toBe('completed')
+    expect(call.claimCalls).toBe(0)
+
+    agent.push('one more thing')
+    // No prompt: the turn starts from the queued input, claimed at its start (a sampling boundary of step 1).
+    const second = await session.run('')
+    expect(second.status).toBe('completed')
+    expect(call.claims).toHaveLength(1)
+    expect(call.settlements).toEqual(['accept'])
+    expect(texts(agent.accepted)).toEqual(['one more thing'])
+    const last = mainRequests(current).at(-1)!
+    expect(JSON.stringify(lastUserMessage(last))).toContain('one more thing')
+    expect(session.messages.filter((message) => message.source?.kind === 'steering').map((message) => textOf(message))).toEqual([
+      'one more thing',
+    ])
+    await session.end()
+  })
+})
