@@ -41,6 +41,7 @@ export class ClaudeCodeTurn {
   #haltSent = false
   #continues = 0
   #ended = false
+  #broken: unknown
 
   constructor(host: TurnHost, port: TurnPort) {
     this.host = host
@@ -86,7 +87,16 @@ export class ClaudeCodeTurn {
     const step = this.step
     this.#logCall(call.id, call.name, call.input)
     this.#kernelCalls.add(call.id)
-    const outcome = await host.runTool({ id: call.id, name: call.name, input: call.input }, step)
+    let outcome: Awaited<ReturnType<TurnHost['runTool']>>
+    try {
+      outcome = await host.runTool({ id: call.id, name: call.name, input: call.input }, step)
+    } catch (error) {
+      // A tap broke (not a denial): as on the native loop, the turn fails with it; the model gets an error result.
+      this.#broken ??= error
+      const output = `The kernel could not run ${call.name}: ${error instanceof Error ? error.message : String(error)}`
+      host.recordToolResult(step, call.id, { output, isError: true })
+      return { content: [{ type: 'text', text: output }], isError: true }
+    }
     if (call.signal.aborted) {
       // Claude Code has already answered the call itself; the kernel's result would be discarded.
       host.recordToolResult(step, call.id, { output: INTERRUPTED, isError: true })
@@ -219,6 +229,7 @@ export class ClaudeCodeTurn {
     await this.#finish(async () => {
       this.#flush()
       const ambiguous = await this.steering.settleAtEnd(result.user_message_uuids)
+      if (this.#broken !== undefined) throw this.#broken
       if (ambiguous) return { status: 'failed', error: ambiguous }
       if (this.#halt) {
         this.host.notice('warning', `turn halted: ${this.#halt.reason}`)

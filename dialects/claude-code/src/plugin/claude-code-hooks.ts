@@ -30,7 +30,8 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
   return definePlugin({
     name: PLUGIN_NAME,
     setup(kernel) {
-      const model = () => kernel.resolve('model')
+      // A driver that brings its own model (Claude Code) leaves the kernel without one: prompt handlers then say so.
+      const model = () => (kernel.resolve('driver').capabilities.model === 'kernel' ? kernel.resolve('model') : undefined)
       const ctx: TapContext = {
         processRunner: kernel.resolve('processRunner'),
         model,
@@ -49,7 +50,7 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
       }
       let renderer: ClaudeRenderer | undefined
       const currentRenderer = () => {
-        renderer ??= chooseRenderer(options.rendering, model().capabilities?.systemMessagesInConversation === true)
+        renderer ??= chooseRenderer(options.rendering, model()?.capabilities?.systemMessagesInConversation === true)
         return renderer
       }
 

@@ -59,7 +59,9 @@ export function codexHooks(options: CodexHooksOptions = {}): Plugin {
             )
           }
         }
-        const model = options.model ?? kernel.resolve('model').id
+        // A driver that brings its own model (Claude Code) has no kernel model to name: the driver's id stands in.
+        const driver = kernel.resolve('driver')
+        const model = options.model ?? (driver.capabilities.model === 'kernel' ? kernel.resolve('model').id : driver.id)
         ctx.states.set(session, new CodexSessionState(loaded, bypassTrust, model, source))
       })
 

@@ -6,7 +6,13 @@ import { AppServerClient, type AppServerClientOptions, type HostInputRequest } f
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { isolatedClaudeEnv } from '../support/claude-env.js'
 import { readLog, toolDirective } from '../support/driver-harness.js'
-import { type ContentBlock, type FakeAnthropic, lastUserMessage, type RecordedRequest, startFakeAnthropic } from '../support/fake-anthropic.js'
+import {
+  type ContentBlock,
+  type FakeAnthropic,
+  lastUserMessage,
+  type RecordedRequest,
+  startFakeAnthropic,
+} from '../support/fake-anthropic.js'
 
 /** The built CLI: `harness app-server --driver claude-code` runs as a real child process. */
 const BIN = fileURLToPath(new URL('../../../../cli/dist/bin.js', import.meta.url))
@@ -180,6 +186,29 @@ describe('harness app-server --driver claude-code', () => {
     )
     expect(recorded).toHaveLength(1)
     expect(client.notifications.filter((entry) => entry.method === 'turn/completed')).toHaveLength(1)
+  }, 60_000)
+
+  it('a turn/steer after the last tool boundary is not recorded in the turn: it comes back in turn/steer/dropped', async () => {
+    const { client, server } = await serve()
+    await client.initialize()
+    const { thread } = await client.startThread()
+    // Every main reply is held 1.5 s: the steer is sent while Claude Code waits for the reply after the tool result.
+    const prompt = `Run it ${toolDirective('shell', { command: 'echo done' })} [[slow:1500]]`
+    const { turn } = await client.startTurn(thread.id, prompt)
+    await client.waitFor('item/completed', (params) => (params.item as { type?: string }).type === 'commandExecution', {
+      timeoutMs: 20_000,
+    })
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    await client.steer(thread.id, turn.id, 'too late for this turn', 'late-1')
+    const completed = await client.turnCompleted(thread.id, turn.id, 30_000)
+    expect(completed.turn.status).toBe('completed')
+    const dropped = await client.waitFor('turn/steer/dropped')
+    expect(dropped).toMatchObject({ threadId: thread.id, turnId: turn.id, clientUserMessageId: 'late-1', reason: 'turnCompleted' })
+    expect(JSON.stringify(server.requests.map((request) => request.body.messages))).not.toContain('too late for this turn')
+    const recorded = readLog(thread.path).filter(
+      (event) => event.type === 'message' && event.message.content.some((b) => b.type === 'text' && b.text === 'too late for this turn'),
+    )
+    expect(recorded).toHaveLength(0)
   }, 60_000)
 
   it('two tool calls of one response share one tool boundary: the host is asked once for that step', async () => {

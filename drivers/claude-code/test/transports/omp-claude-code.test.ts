@@ -87,25 +87,36 @@ describe('ompSteering on the Claude Code driver', () => {
     await session.end()
   })
 
-  it('a turn without tool calls has no boundary: OMP is never claimed; a turn started from queued input claims it once', async () => {
+  it('a message queued in OMP between turns joins the next turn’s prompt (its start boundary), accepted once; no tool, no mid-turn claim', async () => {
     const agent = new FakeOmpAgent()
     const call = agent.startCall()
     const omp = ompSteering(call)
+    const boundaries: string[] = []
+    const claim = omp.source.claim.bind(omp.source)
+    omp.source.claim = (boundary, signal) => {
+      boundaries.push(`${boundary.kind}:${boundary.step}`)
+      return claim(boundary, signal)
+    }
     current = await driverHarness({ plugins: [omp] })
     const session = await current.kernel.startSession()
     const first = await session.run('just answer')
     expect(first.status).toBe('completed')
-    expect(call.claimCalls).toBe(0)
+    // Only the turn's start may claim: Claude Code has no boundary after a response without tool calls.
+    expect(boundaries.every((boundary) => boundary === 'sampling:1')).toBe(true)
+    expect(call.claims).toHaveLength(0)
 
     agent.push('one more thing')
-    // No prompt: the turn starts from the queued input, claimed at its start (a sampling boundary of step 1).
-    const second = await session.run('')
+    const before = mainRequests(current).length
+    const second = await session.run('and now')
     expect(second.status).toBe('completed')
     expect(call.claims).toHaveLength(1)
     expect(call.settlements).toEqual(['accept'])
     expect(texts(agent.accepted)).toEqual(['one more thing'])
-    const last = mainRequests(current).at(-1)!
-    expect(JSON.stringify(lastUserMessage(last))).toContain('one more thing')
+    // The turn's first request carries the prompt and the queued message together.
+    const opening = mainRequests(current)[before]!
+    const text = JSON.stringify(lastUserMessage(opening))
+    expect(text).toContain('and now')
+    expect(text).toContain('one more thing')
     expect(session.messages.filter((message) => message.source?.kind === 'steering').map((message) => textOf(message))).toEqual([
       'one more thing',
     ])
