@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { HookCallbackMatcher, HookEvent, Options, Query, query, SDKUserMessage } from '@anthropic-ai/claude-agent-sdk'
 import type { DriverSession, DriverSessionContext, Message, TurnEnd, TurnHost, TurnRequest } from '@harness-kernel/kernel'
@@ -113,7 +113,9 @@ export class ClaudeCodeSession implements DriverSession {
   /** Starts Claude Code at the first turn (and again after it exited, resuming its session). */
   #start(host: TurnHost): void {
     if (this.#query) return
-    const query = this.#run({ prompt: this.#input, options: this.#queryOptions(host) })
+    const executable = this.#options.executable ?? claudeExecutable()
+    if (!existsSync(executable)) throw new Error(`Claude Code is not installed at ${executable} (the driver's \`executable\` option)`)
+    const query = this.#run({ prompt: this.#input, options: this.#queryOptions(host, executable) })
     this.#query = query
     this.#pump = this.#drain(query)
   }
@@ -129,7 +131,8 @@ export class ClaudeCodeSession implements DriverSession {
     if (this.#query === query) this.#query = undefined
     if (failure === undefined) return
     const stderr = this.#stderr.toString()
-    this.#turn?.fail({ code: 'transport', message: stderr ? `${failure}; its stderr ends: ${stderr}` : failure, retryable: true })
+    const message = stderr && !failure.includes(stderr) ? `${failure}; its stderr ends: ${stderr}` : failure
+    this.#turn?.fail({ code: 'transport', message, retryable: true })
   }
 
   #dispatch(message: SdkMessage): void {
@@ -169,7 +172,7 @@ export class ClaudeCodeSession implements DriverSession {
     return Array.isArray(receipt?.cancelled) ? (receipt.cancelled as string[]) : []
   }
 
-  #queryOptions(host: TurnHost): Options {
+  #queryOptions(host: TurnHost, executable: string): Options {
     const own = this.#options
     const extra = own.queryOptions ?? {}
     const tools = host.tools
@@ -182,7 +185,7 @@ export class ClaudeCodeSession implements DriverSession {
       ...extra,
       cwd: this.#context.cwd,
       env: this.#env(),
-      pathToClaudeCodeExecutable: own.executable ?? claudeExecutable(),
+      pathToClaudeCodeExecutable: executable,
       tools: own.builtinTools ?? [],
       mcpServers: { ...extra.mcpServers, host: hostToolServer(tools, (call) => this.#callTool(call)) },
       allowedTools: [...tools.map((tool) => hostToolName(tool.name)), ...(own.allowedBuiltinTools ?? []), ...(extra.allowedTools ?? [])],
