@@ -275,6 +275,14 @@ function compose(plugins: readonly Plugin[]): Plugin[] {
     }
     seen.set(plugin.name, index)
   }
+  for (const plugin of plugins) {
+    const missing = (plugin.replaces ?? []).filter((name) => !seen.has(name))
+    if (missing.length > 0) {
+      throw new KernelError(
+        `createKernel: plugin "${plugin.name}" replaces ${missing.map((name) => `"${name}"`).join(', ')}, which is not in the composition (its plugins: ${[...seen.keys()].join(', ')})`,
+      )
+    }
+  }
   const replaced = new Set(plugins.flatMap((plugin) => plugin.replaces ?? []))
   return plugins.filter((plugin) => !replaced.has(plugin.name))
 }

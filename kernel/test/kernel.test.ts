@@ -27,6 +27,12 @@ describe('createKernel', () => {
     expect(kernel.plugins).toEqual(['my-codex'])
   })
 
+  it('replaces naming a plugin that is not composed is an error naming the plugins there are', () => {
+    expect(() => createKernel([plugin('tools', () => {}), plugin('my-codex', () => {}, ['codex-hook'])], { cwd: tempDir() })).toThrow(
+      'createKernel: plugin "my-codex" replaces "codex-hook", which is not in the composition (its plugins: tools, my-codex)',
+    )
+  })
+
   it('disposes plugins in reverse order, after ending open sessions', async () => {
     const order: string[] = []
     const make = (name: string) =>
