@@ -25,7 +25,9 @@ interface SdkMessage {
 export class ClaudeCodeSession implements DriverSession {
   readonly #context: DriverSessionContext
   readonly #options: ClaudeCodeDriverOptions
-  readonly #input = new InputStream()
+  /** The running process's input; a process started after an exit gets a new one. */
+  #input = new InputStream()
+  readonly #sent: SDKUserMessage[] = []
   readonly #lifecycle = new CommandLifecycle()
   readonly #stderr = new TailBuffer()
   #query: Query | undefined
@@ -45,7 +47,7 @@ export class ClaudeCodeSession implements DriverSession {
 
   /** Everything submitted to Claude Code, in order. */
   get sent(): readonly SDKUserMessage[] {
-    return this.#input.sent
+    return this.#sent
   }
 
   async runTurn({ input }: TurnRequest, host: TurnHost): Promise<TurnEnd> {
@@ -77,7 +79,7 @@ export class ClaudeCodeSession implements DriverSession {
     }
     this.#start(host)
     const turn = new ClaudeCodeTurn(host, {
-      submit: (message) => this.#input.push(message),
+      submit: (message) => this.#submit(message),
       lifecycle: this.#lifecycle,
       cancel: (uuid) => this.#cancel(uuid),
       admissionTimeoutMs: this.#options.admissionTimeoutMs ?? DEFAULT_ADMISSION_TIMEOUT_MS,
@@ -85,7 +87,7 @@ export class ClaudeCodeSession implements DriverSession {
     })
     this.#turn = turn
     try {
-      this.#input.push({
+      this.#submit({
         type: 'user',
         message: { role: 'user', content: promptContent(prompt, [...entry.context, ...entry.messages.filter((m) => m.role !== 'user')]) },
         parent_tool_use_id: null,
@@ -115,6 +117,7 @@ export class ClaudeCodeSession implements DriverSession {
     if (this.#query) return
     const executable = this.#options.executable ?? claudeExecutable()
     if (!existsSync(executable)) throw new Error(`Claude Code is not installed at ${executable} (the driver's \`executable\` option)`)
+    this.#input = new InputStream()
     const query = this.#run({ prompt: this.#input, options: this.#queryOptions(host, executable) })
     this.#query = query
     this.#pump = this.#drain(query)
@@ -152,6 +155,11 @@ export class ClaudeCodeSession implements DriverSession {
       return
     }
     this.#turn?.onMessage(message)
+  }
+
+  #submit(message: SDKUserMessage): void {
+    this.#sent.push(message)
+    this.#input.push(message)
   }
 
   async #cancel(uuid: string): Promise<boolean> {

@@ -5,12 +5,9 @@ export class InputStream implements AsyncIterable<SDKUserMessage> {
   #queue: SDKUserMessage[] = []
   #wake: (() => void) | undefined
   #ended = false
-  /** Every message submitted, in order (what went on the wire). */
-  readonly sent: SDKUserMessage[] = []
 
   push(message: SDKUserMessage): void {
     if (this.#ended) throw new Error('the Claude Code session has ended; its input is closed')
-    this.sent.push(message)
     this.#queue.push(message)
     this.#wake?.()
   }
