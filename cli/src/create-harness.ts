@@ -1,13 +1,22 @@
 import { resolve } from 'node:path'
 import { type ClaudeCodeHooksOptions, claudeCodeHooks } from '@harness-kernel/claude-code'
 import { type CodexHooksOptions, codexHooks } from '@harness-kernel/codex'
-import { createKernel, errorMessage, type Kernel, type Plugin } from '@harness-kernel/kernel'
+import { createKernel, errorMessage, type Kernel, type Plugin, useDriver } from '@harness-kernel/kernel'
 import { tools } from '@harness-kernel/tools'
 import { defaultClaudeCodeHooksOptions } from './claude-code/claude-code-setup.js'
 import { CliError } from './cli-error.js'
 import { defaultCodexHooksOptions } from './codex/codex-setup.js'
 import type { HarnessConfig } from './config/define-config.js'
 import { loadConfig } from './config/load-config.js'
+import {
+  claudeCodeModelName,
+  DEFAULT_DRIVER,
+  type DriverOption,
+  driverOwnsModel,
+  drivers,
+  isDriverObject,
+  parseDriverName,
+} from './driver-spec.js'
 import { createModelPlugin, MODEL_USAGE, modelOptionsHelp } from './model-spec.js'
 
 export interface CreateHarnessOptions {
@@ -15,11 +24,19 @@ export interface CreateHarnessOptions {
   cwd?: string
   /** A config file, or a config object. Default: the first of `harness.config.{mjs,js,ts,mts}` in `cwd`, if any. */
   config?: string | HarnessConfig
-  /** A model spec (`scripted:FILE`, …); overrides the config's `model` and `HARNESS_MODEL`. */
+  /**
+   * A model spec (`scripted:FILE`, …); overrides the config's `model` and `HARNESS_MODEL`. With the claude-code driver,
+   * Claude Code's model name (`claude-sonnet-4-5`, or `anthropic:claude-sonnet-4-5`); a spec of another provider is an error.
+   */
   model?: string
+  /**
+   * The driver: `'native'`, `'claude-code'` or a `Driver` object; overrides the config's `driver`. Default: the config's,
+   * else whatever the plugins provide (the kernel's own loop unless one provides a `driver`).
+   */
+  driver?: DriverOption
   /** Overrides the config's `sessionsDir`. Default `<cwd>/.harness/sessions`. */
   sessionsDir?: string
-  /** Where `HARNESS_MODEL` is read. Default `process.env`. */
+  /** Where `HARNESS_MODEL` is read, and the environment a driven program (Claude Code) gets. Default `process.env`. */
   env?: Record<string, string | undefined>
   /** Added after the configured plugins (the CLI's progress reporter, a transport, …). */
   plugins?: readonly Plugin[]
@@ -46,8 +63,10 @@ export interface Harness {
   /** The config file used, if any. */
   readonly configPath: string | undefined
   readonly config: HarnessConfig
-  /** The model spec in effect, if any. */
+  /** The model spec in effect, if any (with the claude-code driver: Claude Code's model name, if one was given). */
   readonly model: string | undefined
+  /** The id of the driver in effect: `native` unless `--driver`, the config or a plugin chose another. */
+  readonly driver: string
 }
 
 export const NO_MODEL_HINT = `pass ${MODEL_USAGE}, set "model" in harness.config.{mjs,js,ts,mts}, or set HARNESS_MODEL`
@@ -60,7 +79,9 @@ export function noModelMessage(env: Record<string, string | undefined>, lead = '
 /**
  * Composes a kernel from a config and flags. Without config plugins: the defaults, `tools()`, `codexHooks()`,
  * `claudeCodeHooks()` and the model. With them: those plugins (the defaults are theirs to spread), plus the model plugin when a spec is in
- * effect (it is added last, so it wins). Resolves once every plugin is set up.
+ * effect (it is added last, so it wins). A chosen driver (`driver`, else the config's) is added after them as `useDriver()`; a driver
+ * that brings its own model (claude-code) needs no model plugin, and the model spec names its model instead. Resolves once every
+ * plugin is set up.
  */
 export async function createHarness(options: CreateHarnessOptions = {}): Promise<Harness> {
   const cwd = resolve(options.cwd ?? process.cwd())
@@ -69,10 +90,36 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
     typeof options.config === 'object' ? { path: undefined, config: options.config } : await loadConfig({ cwd, file: options.config })
   const configPath = loaded?.path
   const config: HarnessConfig = loaded?.config ?? {}
-  const model = options.model ?? config.model ?? (env.HARNESS_MODEL?.trim() || undefined)
-  const requireModel = options.requireModel ?? true
-  const modelPlugin = requireModel && model !== undefined ? createModelPlugin(model, { cwd, env }) : undefined
-  const codexPlugin = options.codex === false ? undefined : codexHooks(defaultCodexHooksOptions(cwd, env, options.codex ?? {}))
+  const where = configPath === undefined ? 'config' : `config ${configPath}`
+  const driverChoice = chosenDriver(options.driver, config.driver, where)
+  const ownModel = driverChoice !== undefined && driverOwnsModel(driverChoice)
+  const requireModel = (options.requireModel ?? true) && !ownModel
+  let model: string | undefined
+  let modelPlugin: Plugin | undefined
+  if (ownModel && driverChoice !== undefined) {
+    // The driven program samples its own model: `--model` (else the config's) names it; HARNESS_MODEL is not read.
+    model = modelOfOwnDriver(driverChoice, options.model, config.model, where)
+  } else {
+    model = options.model ?? config.model ?? (env.HARNESS_MODEL?.trim() || undefined)
+    modelPlugin = requireModel && model !== undefined ? createModelPlugin(model, { cwd, env }) : undefined
+  }
+  const driverObject =
+    driverChoice === undefined
+      ? undefined
+      : typeof driverChoice === 'string'
+        ? await drivers[driverChoice].create({ cwd, env, ...(model === undefined ? {} : { model }) })
+        : driverChoice
+  const driverPlugin = driverObject === undefined ? undefined : useDriver(driverObject)
+  const driverId = driverObject?.id ?? DEFAULT_DRIVER
+  // Where the driver never fires model/request (Claude Code builds its own requests), Codex's request reordering has nothing to do;
+  // where it brings its own model, Codex's payloads name that model when it is known (else the dialect names the driver).
+  const claudeModel = ownModel ? (model ?? (env.ANTHROPIC_MODEL?.trim() || undefined)) : undefined
+  const codexDefaults = {
+    ...(driverObject && driverObject.capabilities.points['model/request'] === undefined ? { toolContextOrder: 'kernel' as const } : {}),
+    ...(claudeModel === undefined ? {} : { model: claudeModel }),
+  }
+  const codexPlugin =
+    options.codex === false ? undefined : codexHooks(defaultCodexHooksOptions(cwd, env, { ...codexDefaults, ...options.codex }))
   const claudeCodePlugin =
     options.claudeCode === false ? undefined : claudeCodeHooks(defaultClaudeCodeHooksOptions(cwd, env, options.claudeCode ?? {}))
   const defaults = [
@@ -81,7 +128,6 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
     ...(claudeCodePlugin ? [claudeCodePlugin] : []),
     ...(modelPlugin ? [modelPlugin] : []),
   ]
-  const where = configPath === undefined ? 'config' : `config ${configPath}`
 
   let plugins: Plugin[]
   if (config.plugins === undefined) {
@@ -90,7 +136,7 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
   } else {
     let configured: readonly Plugin[]
     try {
-      configured = typeof config.plugins === 'function' ? await config.plugins({ cwd, model, defaults }) : config.plugins
+      configured = typeof config.plugins === 'function' ? await config.plugins({ cwd, model, driver: driverId, defaults }) : config.plugins
     } catch (error) {
       throw new CliError(`${where}: plugins(): ${errorMessage(error)}`, { cause: error })
     }
@@ -98,8 +144,10 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
     // The explicit model replaces a configured plugin of the same name instead of colliding with it.
     plugins = modelPlugin ? [...configured.filter((plugin) => plugin?.name !== modelPlugin.name), modelPlugin] : [...configured]
   }
+  // The chosen driver replaces a configured `useDriver()` plugin (named `driver`), and comes after the rest so its service wins.
+  if (driverPlugin) plugins = [...plugins.filter((plugin) => plugin?.name !== driverPlugin.name), driverPlugin]
 
-  const { plugins: _plugins, model: _model, ...kernelOptions } = config
+  const { plugins: _plugins, model: _model, driver: _driver, ...kernelOptions } = config
   const sessionsDir = options.sessionsDir ?? config.sessionsDir
   let kernel: Kernel
   try {
@@ -117,5 +165,43 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
     await kernel.dispose()
     throw error
   }
-  return { kernel, cwd, sessionsDir: kernel.sessionsDir, configPath, config, model }
+  const driver = driverChoice === undefined ? providedDriverId(kernel) : driverId
+  return { kernel, cwd, sessionsDir: kernel.sessionsDir, configPath, config, model, driver }
+}
+
+/** The id of the driver the plugins left in place (the kernel's default is the native one). */
+function providedDriverId(kernel: Kernel): string {
+  try {
+    return kernel.resolve('driver').id
+  } catch {
+    return DEFAULT_DRIVER
+  }
+}
+
+/** `--driver` (or the API's `driver`) over the config's; a name is checked against the drivers. */
+function chosenDriver(flag: DriverOption | undefined, configured: DriverOption | undefined, where: string): DriverOption | undefined {
+  if (flag !== undefined) {
+    if (typeof flag === 'string') return parseDriverName(flag)
+    if (!isDriverObject(flag)) throw new CliError('driver: expected a driver name or a Driver object')
+    return flag
+  }
+  if (configured === undefined) return undefined
+  return typeof configured === 'string' ? parseDriverName(configured, `${where}: "driver"`) : configured
+}
+
+/** The model name for a driver that brings its own model; only the claude-code driver takes one from the CLI. */
+function modelOfOwnDriver(
+  driver: DriverOption,
+  flag: string | undefined,
+  configured: string | undefined,
+  where: string,
+): string | undefined {
+  const spec = flag ?? configured
+  if (spec === undefined) return undefined
+  const from = flag !== undefined ? '--model' : `${where}: "model"`
+  if (driver === 'claude-code') return claudeCodeModelName(spec, from)
+  const id = typeof driver === 'string' ? driver : driver.id
+  throw new CliError(
+    `${from} "${spec}": the ${id} driver given as an object brings its own model; set the model in its options instead (e.g. claudeCodeDriver({ model }))`,
+  )
 }

@@ -3,6 +3,15 @@ export type { ConfigContext, HarnessConfig, PluginsOption } from './config/defin
 export { defineConfig } from './config/define-config.js'
 export { CONFIG_FILES, findConfigFile, type LoadConfigOptions, type LoadedConfig, loadConfig } from './config/load-config.js'
 export { type CreateHarnessOptions, createHarness, type Harness } from './create-harness.js'
+export {
+  type DriverContext,
+  type DriverEntry,
+  type DriverName,
+  type DriverOption,
+  driverOptionsHelp,
+  drivers,
+  parseDriverName,
+} from './driver-spec.js'
 export { EXIT, exitCodeForStatus } from './exit-codes.js'
 export type { CliIo } from './io.js'
 export { runCli } from './main.js'

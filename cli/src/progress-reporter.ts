@@ -54,6 +54,8 @@ function progressLine(event: SessionEvent, style: Style, toolNames: Map<string, 
       return style.dim(`[session] resumed ${event.sessionId}`)
     case 'step/start':
       return style.dim(`[step ${event.step}]`)
+    case 'driver/session':
+      return style.dim(`[driver] ${event.driver} session ${event.nativeId}`)
     case 'message': {
       const { message } = event
       const text = textOf(message)

@@ -7,7 +7,7 @@ import { EXIT } from '../exit-codes.js'
 import type { CliIo } from '../io.js'
 import { hookListEntry } from '../render/hook-list.js'
 import { watchSignals } from '../signals.js'
-import { type HarnessOptions, harnessFromOptions, withHarnessOptions } from './harness-options.js'
+import { checkDriverFlag, type HarnessOptions, harnessFromOptions, withHarnessOptions } from './harness-options.js'
 
 export interface AppServerCommandOptions extends HarnessOptions {
   hostInputTimeout?: string
@@ -27,6 +27,7 @@ export function addAppServerCommand(parent: Command, io: CliIo, exit: (code: num
 
 export async function appServer(options: AppServerCommandOptions, io: CliIo): Promise<number> {
   const cwd = resolve(io.cwd, options.cwd ?? '.')
+  checkDriverFlag(options)
   const steerOnTurnEnd = options.steerOnTurnEnd
   if (steerOnTurnEnd !== undefined && steerOnTurnEnd !== 'drop' && steerOnTurnEnd !== 'nextTurn') {
     throw new CliError(`--steer-on-turn-end must be drop or nextTurn, got ${JSON.stringify(steerOnTurnEnd)}`)

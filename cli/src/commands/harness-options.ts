@@ -2,12 +2,15 @@ import type { Kernel, Plugin } from '@harness-kernel/kernel'
 import type { Command } from 'commander'
 import { BYPASS_HOOK_TRUST_WARNING } from '../codex/codex-setup.js'
 import { createHarness } from '../create-harness.js'
+import { parseDriverName } from '../driver-spec.js'
 import type { CliIo } from '../io.js'
 import { MODEL_USAGE } from '../model-spec.js'
 
 /** The flags every command that composes a harness takes (`run`, `app-server`). */
 export interface HarnessOptions {
   model?: string
+  /** `--driver NAME`: `native` or `claude-code`. */
+  driver?: string
   config?: string
   sessionsDir?: string
   cwd?: string
@@ -22,7 +25,14 @@ export interface HarnessOptions {
 
 export function withHarnessOptions(command: Command): Command {
   return command
-    .option('--model <spec>', `the model: ${MODEL_USAGE.replace('--model ', '')} (default: the config's, else HARNESS_MODEL)`)
+    .option(
+      '--model <spec>',
+      `the model: ${MODEL_USAGE.replace('--model ', '')} (default: the config's, else HARNESS_MODEL); with --driver claude-code, a Claude model name such as claude-sonnet-4-5 (default: the config's, else Claude Code's own)`,
+    )
+    .option(
+      '--driver <name>',
+      "what runs each turn: native (the kernel's own loop) or claude-code (Claude Code through the Agent SDK, with its own model); default: the config's, else native",
+    )
     .option('--config <file>', 'a config file (default: harness.config.{mjs,js,ts,mts} in the working directory)')
     .option('--sessions-dir <dir>', 'where session logs go (default: .harness/sessions)')
     .option('--cwd <dir>', 'the working directory (default: the current one)')
@@ -33,12 +43,18 @@ export function withHarnessOptions(command: Command): Command {
     .option('--no-claude-code-hooks', "do not run the user's Claude Code hooks")
 }
 
+/** Checks `--driver` before anything else runs (a prompt is read, a kernel composed): an unknown name exits 2. */
+export function checkDriverFlag(options: HarnessOptions): void {
+  if (options.driver !== undefined) parseDriverName(options.driver)
+}
+
 /** Composes the harness the flags describe, with `plugins` added (a progress reporter, a transport's bridge). */
 export async function harnessFromOptions(options: HarnessOptions, io: CliIo, cwd: string, plugins: Plugin[]): Promise<Kernel> {
   const { kernel } = await createHarness({
     cwd,
     ...(options.config === undefined ? {} : { config: options.config }),
     ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.driver === undefined ? {} : { driver: parseDriverName(options.driver) }),
     ...(options.sessionsDir === undefined ? {} : { sessionsDir: options.sessionsDir }),
     env: io.env,
     codex:

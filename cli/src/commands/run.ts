@@ -9,7 +9,7 @@ import { progressReporter } from '../progress-reporter.js'
 import { readPrompt } from '../read-prompt.js'
 import { signalExitCode, watchSignals } from '../signals.js'
 import { colorEnabled } from '../style.js'
-import { type HarnessOptions, harnessFromOptions, withHarnessOptions } from './harness-options.js'
+import { checkDriverFlag, type HarnessOptions, harnessFromOptions, withHarnessOptions } from './harness-options.js'
 
 export interface RunOptions extends HarnessOptions {
   json?: boolean
@@ -30,6 +30,7 @@ export function addRunCommand(parent: Command, io: CliIo, exit: (code: number) =
 
 export async function run(promptArgument: string | undefined, options: RunOptions, io: CliIo): Promise<number> {
   const cwd = resolve(io.cwd, options.cwd ?? '.')
+  checkDriverFlag(options)
   const prompt = await readPrompt(promptArgument, io)
   const kernel = await harnessFromOptions(options, io, cwd, [
     progressReporter({ stream: io.stderr, color: colorEnabled(io.stderr, io.env) }),

@@ -1,3 +1,4 @@
+import { DRIVER_NAMES, isDriverName, isDriverObject } from '../driver-spec.js'
 import type { HarnessConfig } from './define-config.js'
 
 type Check = (value: unknown) => string | undefined
@@ -6,6 +7,10 @@ const isString: Check = (value) => (typeof value === 'string' ? undefined : 'exp
 const checks: Record<keyof HarnessConfig, Check> = {
   plugins: (value) => (Array.isArray(value) || typeof value === 'function' ? undefined : 'expected an array of plugins or a function'),
   model: isString,
+  driver: (value) =>
+    isDriverName(value) || isDriverObject(value)
+      ? undefined
+      : `expected ${DRIVER_NAMES.map((name) => `'${name}'`).join(' or ')}, or a Driver object (useDriver's argument, e.g. claudeCodeDriver({ ... }))`,
   system: isString,
   sessionsDir: isString,
   maxStopContinuations: (value) => (typeof value === 'number' && value >= 0 ? undefined : 'expected a number >= 0'),
@@ -33,5 +38,6 @@ export function validateConfig(value: unknown): HarnessConfig {
 function describe(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'string') return JSON.stringify(value)
   return typeof value
 }

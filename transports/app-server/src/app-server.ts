@@ -1,5 +1,5 @@
 import { arch, release, type } from 'node:os'
-import type { Kernel, Message, Session } from '@harness-kernel/kernel'
+import type { BoundaryKind, Driver, Kernel, Message, Session } from '@harness-kernel/kernel'
 import { errorMessage } from '@harness-kernel/kernel'
 import type { z } from 'zod'
 import { AppThread, type SteerOnTurnEnd } from './app-thread.js'
@@ -35,6 +35,24 @@ export const METHODS = [
   'thread/inject_items',
   'hooks/list',
 ] as const
+
+/** What the `initialize` result says of the kernel's driver: where its turns take input, and what final input does. */
+export interface DriverInfo {
+  /** `native`, `claude-code`, … */
+  id: string
+  /** The mid-turn boundaries where the driver claims input (every driver also claims at a turn's start). */
+  boundaries: BoundaryKind[]
+  /** True when input claimed at the `final` boundary continues the same turn (a `turn/steer` just before the end). */
+  finalInputContinuesTurn: boolean
+}
+
+function driverInfo(driver: Driver): DriverInfo {
+  return {
+    id: driver.id,
+    boundaries: [...driver.capabilities.boundaries],
+    finalInputContinuesTurn: driver.capabilities.finalInputContinuesTurn,
+  }
+}
 
 export interface HooksListEntry {
   cwd: string
@@ -177,11 +195,12 @@ export function createAppServer(options: AppServerOptions): AppServer {
       initialized = true
       optOut = new Set(parsed.capabilities?.optOutNotificationMethods ?? [])
       const kernel = await kernelPromise
-      // Host input is asked at the boundaries the kernel's driver has (the native loop: sampling and final).
+      const driver = kernel.resolve('driver')
+      // Host input is asked at the boundaries the kernel's driver has (the native loop: sampling and final; Claude Code: tool).
       hostInput = negotiateHostInput(
         parsed.capabilities?.hostInput,
         options.hostInputTimeoutMs ?? bridge.defaultHostInputTimeoutMs,
-        kernel.resolve('driver').capabilities.boundaries,
+        driver.capabilities.boundaries,
       )
       const client = parsed.clientInfo
       return {
@@ -190,6 +209,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
         platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
         platformOs: process.platform === 'darwin' ? 'macos' : process.platform,
         ...(hostInput ? { hostInput } : {}),
+        driver: driverInfo(driver),
       }
     }
     if (!initialized) throw invalidRequest('Not initialized')
@@ -317,7 +337,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
   }
 
   function threadResult(kernel: Kernel, thread: AppThread, turns: WireTurn[]) {
-    const model = kernel.resolve('model').id
+    // A driver that brings its own model (Claude Code) leaves the kernel without one: the driver's id stands in.
+    const driver = kernel.resolve('driver')
+    const model = driver.capabilities.model === 'kernel' ? kernel.resolve('model').id : driver.id
     const now = Math.floor(Date.now() / 1000)
     return {
       thread: {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
+import type { DriverInfo } from './app-server.js'
 import type { HostInputItem, HostInputSettings } from './host-input-protocol.js'
 import type { UserInput } from './params.js'
 import { RpcError } from './rpc-errors.js'
@@ -43,6 +44,8 @@ export interface InitializeResult {
   platformFamily: string
   platformOs: string
   hostInput?: HostInputSettings
+  /** The kernel's driver: its id, the boundaries where it takes input, and whether final input continues a turn. */
+  driver?: DriverInfo
 }
 
 /** One inbound message as read, in order (notifications, server requests and responses). */

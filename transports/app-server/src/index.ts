@@ -1,4 +1,12 @@
-export { type AppServer, type AppServerOptions, createAppServer, type HooksListEntry, METHODS, SERVER_VERSION } from './app-server.js'
+export {
+  type AppServer,
+  type AppServerOptions,
+  createAppServer,
+  type DriverInfo,
+  type HooksListEntry,
+  METHODS,
+  SERVER_VERSION,
+} from './app-server.js'
 export { AppServerBridge, type AppServerBridgeOptions, createAppServerBridge, type KernelFactory } from './bridge.js'
 export * from './client.js'
 export { type HostInputItem, type HostInputSettings, negotiateHostInput } from './host-input-protocol.js'

@@ -27,6 +27,7 @@ type AskOutcome = HostAnswer | 'none' | 'aborted'
  * The `steering` service of one thread's session (capability `boundary`, transport `app-server`).
  * At each boundary it hands the kernel the queued `turn/steer` input, then (for a connection that
  * negotiated `hostInput`) asks the host with `turn/hostInput/request` and adds the answer's items.
+ * The boundaries are the driver's: `sampling` and `final` on the native loop, `tool` on Claude Code.
  */
 export class ThreadSteering implements SteeringSource {
   readonly capability = 'boundary' as const
@@ -92,7 +93,8 @@ export class ThreadSteering implements SteeringSource {
     if (!settings || this.channel?.closed) return false
     if (!settings.boundaries.includes(boundary.kind)) return false
     if (boundary.kind === 'sampling' && boundary.step <= 1) return false
-    // Once per logical boundary: a re-entered final boundary (all its input dropped) is not asked again.
+    // Once per logical boundary: a re-entered final boundary (all its input dropped) is not asked again, and the tool
+    // boundaries of one step (Claude Code's calls of one response, each released on its own) are asked at the first only.
     const key = `${boundary.turnId}:${boundary.kind}:${boundary.step}`
     if (this.#asked.has(key)) return false
     this.#asked.add(key)

@@ -18,6 +18,8 @@ describe('framing, handshake and errors', () => {
     const result = await client.initialize()
     expect(result).toMatchObject({ platformFamily: 'unix' })
     expect(result.hostInput).toBeUndefined()
+    // The kernel's driver: the native loop takes input before each request and before a turn ends (which continues it).
+    expect(result.driver).toEqual({ id: 'native', boundaries: ['sampling', 'final'], finalInputContinuesTurn: true })
     await expect(client.initialize()).rejects.toMatchObject({ code: -32600, message: 'Already initialized' })
     await expect(client.request('nope')).rejects.toMatchObject({ code: -32600, message: expect.stringContaining('unknown variant `nope`') })
     await expect(client.request('turn/start', { input: [] })).rejects.toMatchObject({

@@ -96,6 +96,9 @@ describe('harness app-server --driver claude-code', () => {
     const result = await client.initialize({ hostInput: { boundaries: ['sampling', 'final', 'tool'], timeoutMs: 5_000 } })
     expect(result.driver).toEqual({ id: 'claude-code', boundaries: ['tool'], finalInputContinuesTurn: false })
     expect(result.hostInput).toEqual({ version: 1, boundaries: ['tool'], timeoutMs: 5_000, onTimeout: 'proceed' })
+    // The kernel has no model of its own on this driver: threads name the driver.
+    const started = await client.request<{ model: string; thread: { model: string } }>('thread/start', {})
+    expect([started.model, started.thread.model]).toEqual(['claude-code', 'claude-code'])
 
     const { client: defaults } = await serve()
     const init = await defaults.initialize({ hostInput: {} })

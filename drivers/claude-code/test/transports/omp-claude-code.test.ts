@@ -53,7 +53,7 @@ describe('ompSteering on the Claude Code driver', () => {
     const main = mainRequests(current)
     expect(main).toHaveLength(2)
     const blocks = lastUserBlocks(main[1]!)
-    const toolResult = blocks.findIndex((block) => block === 'tool_result:worked')
+    const toolResult = blocks.indexOf('tool_result:worked')
     const steer = blocks.findIndex((block) => block.includes('please also add tests'))
     expect(toolResult).toBeGreaterThanOrEqual(0)
     expect(steer).toBeGreaterThan(toolResult)

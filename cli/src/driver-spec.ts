@@ -1,0 +1,99 @@
+import type { Driver } from '@harness-kernel/kernel'
+import { nativeDriver } from '@harness-kernel/kernel'
+import { CliError } from './cli-error.js'
+import { modelProviders } from './model-spec.js'
+
+/** The drivers `--driver` and the config's `driver` can name. */
+export type DriverName = 'native' | 'claude-code'
+
+/** The config's `driver` (and `createHarness`'s): a name, or a `Driver` object for programmatic configs. */
+export type DriverOption = DriverName | Driver
+
+export interface DriverContext {
+  cwd: string
+  /** The CLI's environment: handed to the driven program (Claude Code reads its endpoint, key and model there). */
+  env: Record<string, string | undefined>
+  /** The model name for a driver that brings its own model (`claude-code`: `--model claude-sonnet-4-5`). */
+  model?: string
+}
+
+export interface DriverEntry {
+  /** One line for the list of drivers. */
+  description: string
+  /** True when the driven program brings its own model: no `--model` is needed, and `--model` names its model. */
+  ownModel: boolean
+  /** Makes the driver; a driver package loads only here, so a run on another driver never imports it. */
+  create(context: DriverContext): Promise<Driver>
+}
+
+export const DEFAULT_DRIVER: DriverName = 'native'
+
+export const drivers: Readonly<Record<DriverName, DriverEntry>> = {
+  native: {
+    description: "the kernel's own loop (default): samples the model of --model",
+    ownModel: false,
+    create: async () => nativeDriver(),
+  },
+  'claude-code': {
+    description:
+      'each turn runs inside Claude Code (Agent SDK), which brings its model: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL or --model NAME',
+    ownModel: true,
+    async create({ env, model }) {
+      // Loaded lazily: the Claude Code driver (and, when a session runs, the Agent SDK) stays out of native runs.
+      const { claudeCodeDriver } = await import('@harness-kernel/driver-claude-code')
+      return claudeCodeDriver({ env, ...(model === undefined ? {} : { model }) })
+    },
+  },
+}
+
+export const DRIVER_NAMES = Object.keys(drivers) as DriverName[]
+
+export const DRIVER_USAGE = `--driver ${DRIVER_NAMES.join('|')}`
+
+export function isDriverName(value: unknown): value is DriverName {
+  return typeof value === 'string' && Object.hasOwn(drivers, value)
+}
+
+/** Every driver with what it is, for messages. */
+export function driverOptionsHelp(): string {
+  const width = Math.max(...DRIVER_NAMES.map((name) => name.length))
+  return DRIVER_NAMES.map((name) => `  ${name.padEnd(width)}  ${drivers[name].description}`).join('\n')
+}
+
+/** A driver name from a flag or an API caller; an unknown one is a usage error that lists the drivers. */
+export function parseDriverName(value: string, where = '--driver'): DriverName {
+  const name = value.trim()
+  if (isDriverName(name)) return name
+  throw new CliError(`unknown driver "${value}" (${where}); the drivers are:\n${driverOptionsHelp()}`)
+}
+
+/** A shallow check that a value is a `Driver` object (the kernel checks its specification version). */
+export function isDriverObject(value: unknown): value is Driver {
+  if (typeof value !== 'object' || value === null) return false
+  const driver = value as Partial<Driver>
+  return typeof driver.id === 'string' && typeof driver.open === 'function' && typeof driver.capabilities === 'object'
+}
+
+/** True when the driver brings its own model, so the harness composes none. */
+export function driverOwnsModel(driver: DriverOption): boolean {
+  return typeof driver === 'string' ? drivers[driver].ownModel : driver.capabilities?.model === 'own'
+}
+
+/**
+ * The model name for `--driver claude-code`, from `--model` or the config's `model`: a Claude model name or alias
+ * (`claude-sonnet-4-5`, `sonnet`, a Bedrock or Vertex id) as Claude Code's `--model` takes it, or `anthropic:NAME`.
+ * A spec of another provider (`scripted:`, `openai:`, …) is a usage error: Claude Code samples only its own model.
+ */
+export function claudeCodeModelName(spec: string, where: string): string {
+  const colon = spec.indexOf(':')
+  const provider = colon === -1 ? '' : spec.slice(0, colon).trim()
+  const name = (provider === 'anthropic' ? spec.slice(colon + 1) : spec).trim()
+  if (provider !== 'anthropic' && Object.hasOwn(modelProviders, provider)) {
+    throw new CliError(
+      `${where} "${spec}" names the ${provider} provider, but the claude-code driver runs Claude Code, which brings its own model: ` +
+        "pass a Claude model name (e.g. --model claude-sonnet-4-5), or no --model for Claude Code's default (ANTHROPIC_MODEL)",
+    )
+  }
+  if (name === '') throw new CliError(`${where} "${spec}": expected a Claude model name, e.g. claude-sonnet-4-5`)
+  return name
+}
