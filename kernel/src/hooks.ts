@@ -96,7 +96,11 @@ type Fn = (...args: unknown[]) => unknown
 
 const tapOwners = new WeakMap<KernelHooks, Map<HookName, string[]>>()
 
-/** The plugins that tapped a point, in registration order (each once). */
+/**
+ * The plugins that tapped a point, in registration order (each once). Taps registered with
+ * `{ rendersOnly: true }` are left out: they only render requests, which a driver that builds its own
+ * requests does differently (so their absence is no gap).
+ */
 export function pluginsTapping(hooks: KernelHooks, name: HookName): readonly string[] {
   return tapOwners.get(hooks)?.get(name) ?? []
 }
@@ -147,8 +151,9 @@ export function createKernelHooks(guard: HookGuardContext): KernelHooks {
           )
         }
         const plugin = guard.currentPlugin() ?? tap.name
+        // A tap marked `rendersOnly` shapes what the native loop sends; a driver that builds its own requests needs none.
         const tappers = owners.get(name) ?? []
-        if (!tappers.includes(plugin)) owners.set(name, [...tappers, plugin])
+        if (!(tap as { rendersOnly?: boolean }).rendersOnly && !tappers.includes(plugin)) owners.set(name, [...tappers, plugin])
         const attribute = (error: unknown) =>
           error instanceof HookTapError
             ? error

@@ -185,6 +185,7 @@ export class ClaudeCodeSession implements DriverSession {
     const extra = own.queryOptions ?? {}
     const tools = host.tools
     const system = own.systemPrompt ?? this.#context.system
+    const builtins = (own.builtinTools ?? []).length > 0
     const hooks = mergeHooks(extra.hooks, {
       Stop: [{ hooks: [(input) => this.#turn?.onStop(input as { stop_hook_active?: boolean }) ?? Promise.resolve({})] }],
       ...builtinToolHooks(() => this.#turn),
@@ -196,11 +197,22 @@ export class ClaudeCodeSession implements DriverSession {
       pathToClaudeCodeExecutable: executable,
       tools: own.builtinTools ?? [],
       mcpServers: { ...extra.mcpServers, host: hostToolServer(tools, (call) => this.#callTool(call)) },
-      allowedTools: [...tools.map((tool) => hostToolName(tool.name)), ...(own.allowedBuiltinTools ?? []), ...(extra.allowedTools ?? [])],
+      // With built-ins on, `canUseTool` allows the kernel's tools itself: listing them here as well would shadow it.
+      allowedTools: [
+        ...(builtins ? [] : tools.map((tool) => hostToolName(tool.name))),
+        ...(own.allowedBuiltinTools ?? []),
+        ...(extra.allowedTools ?? []),
+      ],
       settingSources: extra.settingSources ?? [],
       permissionMode: own.permissionMode ?? extra.permissionMode ?? 'default',
-      canUseTool: (name, input, { toolUseID }) =>
-        this.#turn?.canUseTool(name, input, toolUseID) ?? Promise.resolve({ behavior: 'deny', message: 'no kernel turn is running' }),
+      // Only built-ins ask: the kernel's own tools are pre-allowed (their permission runs inside the handler).
+      ...(builtins
+        ? {
+            canUseTool: (name: string, input: Record<string, unknown>, { toolUseID }: { toolUseID: string }) =>
+              this.#turn?.canUseTool(name, input, toolUseID) ??
+              Promise.resolve({ behavior: 'deny' as const, message: 'no kernel turn is running' }),
+          }
+        : {}),
       hooks,
       stderr: (chunk: string) => this.#stderr.write(chunk),
       ...(own.model === undefined ? {} : { model: own.model }),

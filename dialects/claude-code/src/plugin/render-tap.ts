@@ -15,7 +15,7 @@ export function chooseRenderer(rendering: ClaudeCodeHooksOptions['rendering'], s
 
 /** Renders hook texts at request build, after every other tap has seen the neutral form; the log never changes. */
 export function tapRendering(kernel: KernelApi, renderer: () => ClaudeRenderer): void {
-  kernel.hooks.modelRequest.tap({ name: `${PLUGIN_NAME}:render`, stage: STAGE_OBSERVE }, (request) => {
+  kernel.hooks.modelRequest.tap({ name: `${PLUGIN_NAME}:render`, stage: STAGE_OBSERVE, rendersOnly: true } as never, (request) => {
     if (!request.messages.some((message) => hookTextMeta(message) !== undefined)) return request
     return { ...request, messages: renderer().render(request.messages) }
   })

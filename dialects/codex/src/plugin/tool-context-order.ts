@@ -7,10 +7,13 @@ import { PLUGIN_NAME } from './run-event.js'
  * to just before its call's result in the request, so the model sees Codex's order. The log keeps the kernel's.
  */
 export function tapToolContextOrder(kernel: KernelApi): void {
-  kernel.hooks.modelRequest.tap({ name: `${PLUGIN_NAME}:tool-context-order`, stage: STAGE_OBSERVE }, (request) => {
-    if (!request.messages.some(isAnchoredContext)) return request
-    return { ...request, messages: codexOrder(request.messages) }
-  })
+  kernel.hooks.modelRequest.tap(
+    { name: `${PLUGIN_NAME}:tool-context-order`, stage: STAGE_OBSERVE, rendersOnly: true } as never,
+    (request) => {
+      if (!request.messages.some(isAnchoredContext)) return request
+      return { ...request, messages: codexOrder(request.messages) }
+    },
+  )
 }
 
 function isAnchoredContext(message: Message): boolean {
