@@ -111,13 +111,9 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
         : driverChoice
   const driverPlugin = driverObject === undefined ? undefined : useDriver(driverObject)
   const driverId = driverObject?.id ?? DEFAULT_DRIVER
-  // Where the driver never fires model/request (Claude Code builds its own requests), Codex's request reordering has nothing to do;
-  // where it brings its own model, Codex's payloads name that model when it is known (else the dialect names the driver).
+  // Where the driver brings its own model, Codex's payloads name that model when it is known (else the dialect names the driver).
   const claudeModel = ownModel ? (model ?? (env.ANTHROPIC_MODEL?.trim() || undefined)) : undefined
-  const codexDefaults = {
-    ...(driverObject && driverObject.capabilities.points['model/request'] === undefined ? { toolContextOrder: 'kernel' as const } : {}),
-    ...(claudeModel === undefined ? {} : { model: claudeModel }),
-  }
+  const codexDefaults = claudeModel === undefined ? {} : { model: claudeModel }
   const codexPlugin =
     options.codex === false ? undefined : codexHooks(defaultCodexHooksOptions(cwd, env, { ...codexDefaults, ...options.codex }))
   const claudeCodePlugin =
