@@ -3,7 +3,9 @@ import { cpus, loadavg, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { appServerBench } from './app-server.bench.js'
 import { claudeCodeConcurrencyBench } from './claude-code-concurrency.bench.js'
+import { claudeCodeDriverStepsBench } from './claude-code-driver-steps.bench.js'
 import { claudeCodeOverheadBench } from './claude-code-overhead.bench.js'
+import { claudeCodeSteerBench } from './claude-code-steer.bench.js'
 import { claudeCodeRealBench } from './claude-code-vs-real.bench.js'
 import { codexConcurrencyBench } from './codex-concurrency.bench.js'
 import { codexHookOverheadBench } from './codex-hook-overhead.bench.js'
@@ -15,7 +17,10 @@ import { fmt } from './measure.js'
 import { markdown, type Section } from './report.js'
 import { sessionLogBench } from './session-log.bench.js'
 
-/** `node bench/dist/run.js [name…]`: the default set when none is named; `dispatch-breakdown` and the `*-real` ones are opt-in. */
+/**
+ * `node bench/dist/run.js [name…]`: the default set when none is named; `dispatch-breakdown`, the `*-real` ones and
+ * `claude-code-driver-steps` (about a minute of `claude -p` runs) are opt-in.
+ */
 const BENCHES: Record<string, () => Promise<Section>> = {
   dispatch: () => dispatchBench({ ops: 200_000, warmup: 2, samples: 7 }),
   loop: () => loopBench({ steps: 1000, runs: 3, every: 50 }),
@@ -27,6 +32,8 @@ const BENCHES: Record<string, () => Promise<Section>> = {
   'claude-code-overhead': () => claudeCodeOverheadBench({ calls: 200, warmup: 20 }),
   'claude-code-concurrency': () => claudeCodeConcurrencyBench({ handlers: 8, groups: 2, runs: 10, warmup: 2 }),
   'claude-code-real': () => claudeCodeRealBench({ calls: 40, reps: 8, kernelReps: 10 }),
+  'claude-code-steer': () => claudeCodeSteerBench({ turns: 20, warmup: 2 }),
+  'claude-code-driver-steps': () => claudeCodeDriverStepsBench({ calls: 10, reps: 10, claudeReps: 10 }),
   'app-server': () => appServerBench({ steps: 2000, runs: 5, threadSteps: 500, threads: 8, concurrencyRuns: 4, warmupSteps: 300 }),
 }
 /** Run order: the loop first, so that its RSS samples are not inflated by the garbage of the dispatch runs. */
@@ -39,6 +46,8 @@ const DEFAULT = [
   'claude-code-overhead',
   'claude-code-concurrency',
   'app-server',
+  // Last: it loads the Agent SDK into this process and runs Claude Code beside it.
+  'claude-code-steer',
 ]
 /** Print order. */
 const ORDER = [
@@ -53,6 +62,8 @@ const ORDER = [
   'claude-code-overhead',
   'claude-code-concurrency',
   'claude-code-real',
+  'claude-code-steer',
+  'claude-code-driver-steps',
 ]
 
 const chosen = process.argv.slice(2)
