@@ -40,7 +40,10 @@ export const drivers: Readonly<Record<DriverName, DriverEntry>> = {
     ownModel: true,
     async create({ env, model }) {
       // Loaded lazily: the Claude Code driver (and, when a session runs, the Agent SDK) stays out of native runs.
-      const { claudeCodeDriver } = await import('@harness-kernel/driver-claude-code')
+      const { claudeCodeDriver } = await import('@harness-kernel/driver-claude-code').catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ERR_MODULE_NOT_FOUND') throw error
+        throw new CliError('--driver claude-code needs the Claude Code driver: npm install @harness-kernel/driver-claude-code')
+      })
       return claudeCodeDriver({ env, ...(model === undefined ? {} : { model }) })
     },
   },

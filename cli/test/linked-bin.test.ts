@@ -1,0 +1,18 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, realpathSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+const linked = join(root, 'node_modules', '.bin', 'harness')
+
+describe('the harness command after npm ci', () => {
+  it('is linked by the install to the committed bin/harness.js, and runs the built CLI', () => {
+    expect(existsSync(linked)).toBe(true)
+    expect(realpathSync(linked)).toBe(join(root, 'cli', 'bin', 'harness.js'))
+    const help = execFileSync(linked, ['--help'], { cwd: root, encoding: 'utf8' })
+    expect(help).toMatch(/^Usage: harness \[options\] \[command\]/)
+    expect(execFileSync('npm', ['exec', '--no', '--', 'harness', '--version'], { cwd: root, encoding: 'utf8' }).trim()).toMatch(/^\d+\.\d+\.\d+$/)
+  })
+})
