@@ -5,7 +5,9 @@ import { existsSync } from 'node:fs'
 
 const built = new URL('../dist/bin.js', import.meta.url)
 if (!existsSync(built)) {
-  process.stderr.write('harness: the CLI is not built yet (cli/dist/bin.js is missing): run `npm run build` in the repository, then try again\n')
+  process.stderr.write(
+    'harness: the CLI is not built yet (cli/dist/bin.js is missing): run `npm run build` in the repository, then try again\n',
+  )
   process.exit(1)
 }
 await import(built.href)

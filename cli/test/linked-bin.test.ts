@@ -13,6 +13,8 @@ describe('the harness command after npm ci', () => {
     expect(realpathSync(linked)).toBe(join(root, 'cli', 'bin', 'harness.js'))
     const help = execFileSync(linked, ['--help'], { cwd: root, encoding: 'utf8' })
     expect(help).toMatch(/^Usage: harness \[options\] \[command\]/)
-    expect(execFileSync('npm', ['exec', '--no', '--', 'harness', '--version'], { cwd: root, encoding: 'utf8' }).trim()).toMatch(/^\d+\.\d+\.\d+$/)
+    expect(execFileSync('npm', ['exec', '--no', '--', 'harness', '--version'], { cwd: root, encoding: 'utf8' }).trim()).toMatch(
+      /^\d+\.\d+\.\d+$/,
+    )
   })
 })
