@@ -16,6 +16,7 @@ import { loopBench } from './loop.bench.js'
 import { fmt } from './measure.js'
 import { markdown, type Section } from './report.js'
 import { sessionLogBench } from './session-log.bench.js'
+import { startupBench } from './startup.bench.js'
 
 /**
  * `node bench/dist/run.js [name…]`: the default set when none is named; `dispatch-breakdown`, the `*-real` ones and
@@ -34,11 +35,13 @@ const BENCHES: Record<string, () => Promise<Section>> = {
   'claude-code-real': () => claudeCodeRealBench({ calls: 40, reps: 8, kernelReps: 10 }),
   'claude-code-steer': () => claudeCodeSteerBench({ turns: 20, warmup: 2 }),
   'claude-code-driver-steps': () => claudeCodeDriverStepsBench({ calls: 10, reps: 10, claudeReps: 10 }),
+  startup: () => startupBench({ runs: 15, warmup: 2 }),
   'app-server': () => appServerBench({ steps: 2000, runs: 5, threadSteps: 500, threads: 8, concurrencyRuns: 4, warmupSteps: 300 }),
 }
 /** Run order: the loop first, so that its RSS samples are not inflated by the garbage of the dispatch runs. */
 const DEFAULT = [
   'loop',
+  'startup',
   'session-log',
   'dispatch',
   'codex-overhead',
@@ -51,6 +54,7 @@ const DEFAULT = [
 ]
 /** Print order. */
 const ORDER = [
+  'startup',
   'dispatch',
   'dispatch-breakdown',
   'loop',

@@ -1,0 +1,100 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { fmt, type Stats, summarize } from './measure.js'
+import type { Section } from './report.js'
+
+const HARNESS = fileURLToPath(new URL('../../cli/bin/harness.js', import.meta.url))
+
+export interface StartupBenchResult {
+  nodeNoop: Stats
+  scriptedTurn: Stats
+  appServerInitialize: Stats
+  turnRatio: number
+}
+
+/** Wall-clock ms of one child process run to its exit. */
+function timed(args: string[], cwd: string, env: NodeJS.ProcessEnv): number {
+  const start = performance.now()
+  const run = spawnSync(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] })
+  const ms = performance.now() - start
+  if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${run.status}: ${run.stderr}`)
+  return ms
+}
+
+/** From spawning `harness app-server` to the `initialize` result on its stdout. */
+function appServerInitialize(cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now()
+    const child = spawn(process.execPath, [HARNESS, 'app-server', '--model', 'scripted:script.json'], {
+      cwd,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let err = ''
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString('utf8')
+    })
+    child.once('exit', (code) => {
+      if (!out.includes('"id":1')) reject(new Error(`harness app-server exited ${code} before answering initialize: ${err}`))
+    })
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8')
+      if (!out.includes('"id":1')) return
+      const ms = performance.now() - start
+      child.stdin.end()
+      child.once('exit', () => resolve(ms))
+    })
+    child.once('error', reject)
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { clientInfo: { name: 'bench', version: '1' } } })}\n`,
+    )
+  })
+}
+
+/**
+ * (m) Start-up: `harness run` of one scripted turn as a whole process against `node -e 0`, and `harness app-server`
+ * from spawn to its `initialize` answer. Alternating runs, so machine drift hits each alike.
+ */
+export async function startupBench(options: { runs: number; warmup: number }): Promise<Section> {
+  const dir = mkdtempSync(join(tmpdir(), 'hk-bench-startup-'))
+  const env = { ...process.env, HARNESS_HOME: join(dir, 'home'), CODEX_HOME: join(dir, 'codex'), CLAUDE_CONFIG_DIR: join(dir, 'claude') }
+  writeFileSync(join(dir, 'script.json'), JSON.stringify([{ text: 'hello from the scripted model' }]))
+  const noop: number[] = []
+  const turn: number[] = []
+  const server: number[] = []
+  try {
+    for (let round = 0; round < options.warmup + options.runs; round++) {
+      const a = timed(['-e', '0'], dir, env)
+      const b = timed([HARNESS, 'run', '--model', 'scripted:script.json', 'hi'], dir, env)
+      const c = await appServerInitialize(dir, env)
+      if (round < options.warmup) continue
+      noop.push(a)
+      turn.push(b)
+      server.push(c)
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const result: StartupBenchResult = {
+    nodeNoop: summarize(noop),
+    scriptedTurn: summarize(turn),
+    appServerInitialize: summarize(server),
+    turnRatio: summarize(turn).median / summarize(noop).median,
+  }
+  const row = (name: string, stats: Stats) => [name, fmt(stats.median, 1), fmt(stats.p99, 1), fmt(stats.median / result.nodeNoop.median, 2)]
+  return {
+    title: '(m) Start-up: a scripted turn through `harness run`, and `harness app-server` to `initialize`',
+    head: ['process', 'median ms', 'p99 ms', '× node -e 0'],
+    rows: [
+      row('`node -e 0`', result.nodeNoop),
+      row('`harness run --model scripted:… "hi"` (one turn, whole process)', result.scriptedTurn),
+      row('`harness app-server`: spawn → `initialize` answered', result.appServerInitialize),
+    ],
+    notes: [`${options.runs} runs each (after ${options.warmup}), alternating. Target: a scripted turn ≤ 3× \`node -e 0\`.`],
+    data: result,
+  }
+}
