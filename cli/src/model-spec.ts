@@ -37,6 +37,13 @@ function requiredKey(env: ModelContext['env'], name: string, spec: string): stri
   return value
 }
 
+/** An endpoint the provider has no default for; its absence is a usage error that says which variable to set. */
+function requiredBaseURL(env: ModelContext['env'], name: string, spec: string, example: string): string {
+  const value = env[name]?.trim()
+  if (!value) throw new CliError(`${spec} needs the server's URL: set ${name} (e.g. ${name}=${example})`)
+  return value
+}
+
 function optional(env: ModelContext['env'], name: string): string | undefined {
   return env[name]?.trim() || undefined
 }
@@ -80,7 +87,7 @@ export const modelProviders: Readonly<Record<string, ModelProviderEntry>> = {
     usage: 'openai-chat:MODEL',
     description: 'any OpenAI-compatible server, Chat Completions API (vLLM, LM Studio, …)',
     env: [
-      ['OPENAI_BASE_URL', 'the server'],
+      ['OPENAI_BASE_URL', 'the server, required'],
       ['OPENAI_API_KEY', 'its key, if it needs one'],
     ],
     create: (ref, { env }) =>
@@ -89,7 +96,7 @@ export const modelProviders: Readonly<Record<string, ModelProviderEntry>> = {
         api: 'chat',
         // Without a key, a server on a loopback address gets a placeholder; a remote one is refused with a clear error.
         ...withKey(optional(env, 'OPENAI_API_KEY'), 'OPENAI_API_KEY'),
-        ...withBaseURL(optional(env, 'OPENAI_BASE_URL')),
+        baseURL: requiredBaseURL(env, 'OPENAI_BASE_URL', `openai-chat:${ref}`, 'http://127.0.0.1:8000/v1'),
         env,
       }),
   },

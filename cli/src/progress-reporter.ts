@@ -1,7 +1,9 @@
 import { definePlugin, type NoticeLevel, type Plugin, type SessionEvent, textOf } from '@harness-kernel/kernel'
 import { hookRunSummary, messageLabel } from './render/labels.js'
 import { createStyle, type Style } from './style.js'
-import { firstLine, shortJson } from './text.js'
+import { clip, firstLine, shortJson } from './text.js'
+
+const NOTICE_MAX_CHARS = 2000
 
 export interface ProgressReporterOptions {
   /** Default `process.stderr`. */
@@ -12,15 +14,16 @@ export interface ProgressReporterOptions {
 
 /**
  * A plugin that prints one line per interesting session event: steps, assistant text, tool calls and
- * results, hook runs, steering, notices and the turn's end. Meant for stderr, so stdout stays clean.
+ * results, hook runs, steering and the turn's end; notices in full. Meant for stderr, so stdout stays clean.
  */
 export function progressReporter(options: ProgressReporterOptions = {}): Plugin {
   const stream = options.stream ?? process.stderr
   const style = createStyle(options.color ?? false)
   const print = (line: string) => stream.write(`${line}\n`)
+  // Notices are meant to be read (what was skipped, and how to fix it): printed in full, up to a bound, further lines indented.
   const noticeLine = (level: NoticeLevel, text: string) => {
     const paint = level === 'error' ? style.red : level === 'warning' ? style.yellow : style.dim
-    return `${paint(`[notice:${level}]`)} ${firstLine(text, 200)}`
+    return `${paint(`[notice:${level}]`)} ${clip(text.trim(), NOTICE_MAX_CHARS).replaceAll('\n', '\n  ')}`
   }
   return definePlugin({
     name: 'cli-progress',

@@ -8,6 +8,11 @@ export function firstLine(text: string, max = 120): string {
   return more ? `${line} …` : line
 }
 
+/** `text` cut to `max` characters; `…` marks anything left out. */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
+
 /** Compact JSON of a tool input, cut to `max` characters. */
 export function shortJson(value: unknown, max = 100): string {
   let json: string

@@ -1,3 +1,4 @@
+import { renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { harness, project, readJsonLines, SHELL_SCRIPT, sessionsIn } from './support.js'
@@ -82,6 +83,28 @@ describe('harness.config', () => {
     expect(result.code).toBe(0)
     expect(result.stdout).toBe('All done.\nThe shell said hello.\n')
     expect(toolResultSeen(cwd)).toMatchObject({ output: 'shell is disabled by harness.config.ts', isError: true })
+  })
+
+  it('a .ts config in a CommonJS package: the error starts with the fix; renamed .mts, it loads', async () => {
+    const ESM_CONFIG = `import { defineConfig } from '@harness-kernel/cli'\nexport default defineConfig({ model: 'scripted:script.yaml' })\n`
+    const cwd = project({
+      'package.json': '{ "name": "cjs-project" }\n',
+      'harness.config.ts': ESM_CONFIG,
+      'script.yaml': '- text: loaded\n',
+    })
+    const result = await harness(['run', 'hi'], { cwd })
+    expect(result.code).toBe(2)
+    expect(result.stdout).toBe('')
+    expect(result.stderr.split('\n')[0]).toBe(
+      `harness: harness.config.ts is TypeScript in a CommonJS package: rename it harness.config.mts, or add "type": "module" to ${join(cwd, 'package.json')}`,
+    )
+    expect(result.stderr).toContain(`(failed to load config ${join(cwd, 'harness.config.ts')}: `)
+
+    renameSync(join(cwd, 'harness.config.ts'), join(cwd, 'harness.config.mts'))
+    const renamed = await harness(['run', 'hi'], { cwd })
+    expect(renamed.stderr).toContain('[turn] completed')
+    expect(renamed.code).toBe(0)
+    expect(renamed.stdout).toBe('loaded\n')
   })
 
   it('--config names a file; --model replaces a configured model plugin of the same name', async () => {

@@ -204,6 +204,81 @@ describe('harness hooks list and trust', () => {
   })
 })
 
+describe("a project's .codex/ hooks in a project Codex does not trust", () => {
+  it('hooks list and the run say they are not loaded and why; trust --project trusts the project as Codex does', async () => {
+    const projectHooks: HooksJson = {
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo ran > project-hook-ran.txt' }] }] },
+    }
+    const { cwd, codexHome, configToml, trustFile, run } = codexProject(
+      { hooks: {} },
+      {
+        '.git/HEAD': 'ref: refs/heads/main\n',
+        '.codex/hooks.json': JSON.stringify(projectHooks),
+        'script.yaml': '- text: done\n- text: done again\n',
+      },
+    )
+    const projectJson = join(cwd, '.codex/hooks.json')
+    const why = `no [projects.${JSON.stringify(cwd)}] trust_level in ${configToml}`
+    const notLoaded = `the project's .codex/ hooks are not loaded because the project ${cwd} is not trusted (${why})`
+
+    const list = await run(['hooks', 'list', '--dialect', 'codex'])
+    expect(list.code).toBe(0)
+    expect(list.stdout).toContain(`no Codex hooks found`)
+    expect(list.stdout).toContain(
+      `${notLoaded}:\n  ${projectJson}\nTrust the project as Codex does: harness hooks trust --project --codex-home ${codexHome} (add --all to trust its hooks too)`,
+    )
+    const json = await run(['hooks', 'list', '--dialect', 'codex', '--json'])
+    expect(JSON.parse(json.stdout).untrustedProject).toEqual({
+      path: cwd,
+      configPath: configToml,
+      layers: [{ dir: cwd, dotCodex: join(cwd, '.codex'), hookFiles: [projectJson] }],
+    })
+
+    const skipped = await run(['run', 'hi', '--model', 'scripted:script.yaml'])
+    expect(skipped.code).toBe(0)
+    expect(skipped.stderr).toContain(
+      `[notice:warning] ${notLoaded}: ${projectJson}. Trust the project as Codex does with \`harness hooks trust --project --codex-home ${codexHome}\` (add --all to trust its hooks too), or trust it in Codex`,
+    )
+    expect(existsSync(join(cwd, 'project-hook-ran.txt'))).toBe(false)
+
+    const trust = await run(['hooks', 'trust', '--project'])
+    expect(trust.code).toBe(0)
+    const hookKey = `${projectJson}:user_prompt_submit:0:0`
+    expect(trust.stdout).toBe(
+      [
+        `trusted the project ${cwd} in Codex's config ${configToml} (Codex trusts it too):`,
+        `  [projects.${JSON.stringify(cwd)}] trust_level = "trusted"`,
+        'its .codex/ folders hold 1 hook:',
+        `  ${hookKey} (UserPromptSubmit, untrusted): echo ran > project-hook-ran.txt`,
+        'each hook needs its own trust: review the commands, then harness hooks trust KEY… (or --all)',
+        '',
+      ].join('\n'),
+    )
+    expect(readFileSync(configToml, 'utf8')).toBe(`[projects.${JSON.stringify(cwd)}]\ntrust_level = "trusted"\n`)
+    expect(existsSync(trustFile)).toBe(false)
+
+    const listed = await run(['hooks', 'list', '--dialect', 'codex'])
+    expect(listed.stdout).not.toContain('are not loaded')
+    expect(listed.stdout).toMatch(/^ {2}0 +untrusted +yes +- +600s +project +echo ran > project-hook-ran\.txt$/m)
+
+    const both = await run(['hooks', 'trust', '--project', '--all'])
+    expect(both.code).toBe(0)
+    expect(both.stdout).toContain(`the project ${cwd} is trusted already in Codex's config ${configToml}\n`)
+    expect(both.stdout).toContain(
+      `trusted 1 Codex hook in the harness trust store ${trustFile}:\n  ${hookKey} (UserPromptSubmit, was untrusted)`,
+    )
+
+    const ran = await run(['run', 'hi', '--model', 'scripted:script.yaml'])
+    expect(ran.code).toBe(0)
+    expect(ran.stderr).not.toContain('are not loaded')
+    expect(readFileSync(join(cwd, 'project-hook-ran.txt'), 'utf8')).toBe('ran\n')
+
+    const withKeys = await run(['hooks', 'trust', '--project', hookKey])
+    expect(withKeys.code).toBe(2)
+    expect(withKeys.stderr).toContain('harness: trust the project first (harness hooks trust --project), then its hooks by key')
+  })
+})
+
 /** Two PreToolUse blockers for Bash, one by exit 2 (it also saves its stdin), one by JSON; and one for Edit only. */
 const BLOCKERS: HooksJson = {
   hooks: {
@@ -379,6 +454,7 @@ export default { plugins: ({ defaults }) => [...defaults, scriptedModel({ script
     const untrusted = await run(['run', 'say hello', '--model', 'scripted:script.yaml', '--json'])
     expect(untrusted.code).toBe(0)
     expect(untrusted.stderr).toContain(`[notice:warning] Codex hook ${hooksJson}:pre_tool_use:0:0 (PreToolUse: echo "no shell today"`)
+    expect(untrusted.stderr).toContain(`is untrusted and will not run; trust it with \`harness hooks trust ${hooksJson}:pre_tool_use:0:0\``)
     expect(untrusted.stderr).toContain('[tool] shell ok: hello from shell')
     expect(toolOutput(JSON.parse(untrusted.stdout).transcriptPath)).toBe('hello from shell')
 

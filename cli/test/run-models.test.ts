@@ -1,10 +1,11 @@
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { FakeAnthropic, stream } from '../../providers/anthropic/test/fake-anthropic.js'
 import { text as anthropicText, message, toolUse } from '../../providers/anthropic/test/sse.js'
 import { chatCalls, chatText } from '../../providers/openai/test/chat-wire.js'
 import { fakeServerPerFile, sse } from '../../providers/openai/test/fake-server.js'
 import { call, responsesStream, text } from '../../providers/openai/test/responses-wire.js'
-import { harness, project } from './support.js'
+import { harness, project, sessionsIn } from './support.js'
 
 /** Keys and endpoints of the machine's own environment must not reach these runs. */
 const NO_KEYS = {
@@ -68,10 +69,17 @@ describe('harness run --model PROVIDER:MODEL', () => {
     ['anthropic:claude-test-1', 'harness: anthropic:claude-test-1 needs an API key: set ANTHROPIC_API_KEY'],
     ['openai:gpt-test', 'harness: openai:gpt-test needs an API key: set OPENAI_API_KEY'],
     ['deepseek:deepseek-chat', 'harness: deepseek:deepseek-chat needs an API key: set DEEPSEEK_API_KEY'],
-  ])('%s without its key: exit 2 and which variable to set', async (spec, message) => {
-    const result = await harness(['run', 'hello', '--model', spec], { cwd: project(), env: NO_KEYS })
+    [
+      'openai-chat:qwen3',
+      "harness: openai-chat:qwen3 needs the server's URL: set OPENAI_BASE_URL (e.g. OPENAI_BASE_URL=http://127.0.0.1:8000/v1)",
+    ],
+  ])('%s without its key or server: exit 2 before the session starts, naming the variable to set', async (spec, message) => {
+    const cwd = project()
+    const result = await harness(['run', 'hello', '--model', spec], { cwd, env: NO_KEYS })
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain(message)
+    expect(result.stderr).toBe(`${message}\n`)
+    expect(result.stdout).toBe('')
+    expect(sessionsIn(join(cwd, '.harness/sessions'))).toEqual([])
   })
 
   it('a failing model reads as a person would want: the API’s own message, once, and exit 1', async () => {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { harness, project, readEvents, SHELL_SCRIPT, sessionsIn } from './support.js'
@@ -127,7 +127,35 @@ describe('harness run', () => {
 
     const missing = await harness(['run', 'three', '--model', 'scripted:second.yaml', '--resume', 'no-such-session'], { cwd })
     expect(missing.code).toBe(2)
-    expect(missing.stderr).toContain('harness: no session no-such-session')
+    expect(missing.stderr).toBe(
+      `harness: no session no-such-session in ${join(cwd, '.harness/sessions')} (harness sessions list shows the sessions there)\n`,
+    )
+  })
+
+  it('--resume takes a unique prefix of the id; an ambiguous one exits 2 before the session starts, listing the matches', async () => {
+    const cwd = project({ 'first.yaml': '- text: first answer\n', 'second.yaml': '- text: second answer\n' })
+    const first = await harness(['run', 'one', '--model', 'scripted:first.yaml', '--json'], { cwd })
+    const { sessionId, transcriptPath } = JSON.parse(first.stdout)
+    const prefix = sessionId.slice(0, 8)
+
+    const resumed = await harness(['run', 'two', '--model', 'scripted:second.yaml', '--resume', prefix, '--json'], { cwd })
+    expect(resumed.code).toBe(0)
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ sessionId, turn: { lastAssistantMessage: 'second answer' } })
+    expect(resumed.stderr).toContain(`[session] resumed ${sessionId}`)
+
+    const dir = join(cwd, '.harness/sessions')
+    const twin = `${prefix}-0000-4000-8000-000000000000`
+    copyFileSync(transcriptPath, join(dir, `${twin}.jsonl`))
+    const before = readFileSync(transcriptPath, 'utf8')
+    const ambiguous = await harness(['run', 'three', '--model', 'scripted:second.yaml', '--resume', prefix], { cwd })
+    expect(ambiguous.code).toBe(2)
+    expect(ambiguous.stdout).toBe('')
+    expect(ambiguous.stderr).toContain(`harness: the session id prefix ${prefix} matches 2 sessions in ${dir}; give more of the id:\n`)
+    expect(ambiguous.stderr).toContain(`  ${sessionId} `)
+    expect(ambiguous.stderr).toContain(`  ${twin} `)
+    expect(ambiguous.stderr).not.toContain('[session]')
+    expect(readFileSync(transcriptPath, 'utf8')).toBe(before)
+    expect(sessionsIn(dir).sort()).toEqual([sessionId, twin].sort())
   })
 
   it('--sessions-dir and --cwd', async () => {

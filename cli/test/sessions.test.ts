@@ -1,3 +1,4 @@
+import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { harness, project, SHELL_SCRIPT } from './support.js'
@@ -103,11 +104,39 @@ describe('harness sessions', () => {
     expect(result.stdout).toContain('[tool result] shell [call_1] error\n  not today')
   })
 
-  it('show of a missing session exits 2 with the kernel message', async () => {
+  it('show of a missing session exits 2 naming the sessions folder', async () => {
     const cwd = project()
     const result = await harness(['sessions', 'show', 'nope'], { cwd })
     expect(result.code).toBe(2)
-    expect(result.stderr).toBe(`harness: no session nope: ${join(cwd, '.harness/sessions/nope.jsonl')} does not exist\n`)
+    expect(result.stderr).toBe(
+      `harness: no session nope in ${join(cwd, '.harness/sessions')} (harness sessions list shows the sessions there)\n`,
+    )
     expect(result.stdout).toBe('')
+  })
+
+  it('show takes a unique prefix of the id; an ambiguous one exits 2 listing the matches', async () => {
+    const { cwd, first, second } = await withTwoSessions()
+    const dir = join(cwd, '.harness/sessions')
+    const prefix = first.slice(0, 8)
+    const shown = await harness(['sessions', 'show', prefix], { cwd })
+    expect(shown.code).toBe(0)
+    expect(shown.stdout).toContain(`session ${first}`)
+    expect(shown.stdout).not.toContain(second)
+    const json = await harness(['sessions', 'show', prefix, '--json'], { cwd })
+    expect(JSON.parse(json.stdout)[0]).toMatchObject({ type: 'session/start', sessionId: first })
+
+    // A second log whose id starts the same way.
+    const twin = `${prefix}-0000-4000-8000-000000000000`
+    copyFileSync(join(dir, `${first}.jsonl`), join(dir, `${twin}.jsonl`))
+    const ambiguous = await harness(['sessions', 'show', prefix], { cwd })
+    expect(ambiguous.code).toBe(2)
+    expect(ambiguous.stdout).toBe('')
+    const [message, header, ...rows] = ambiguous.stderr.trimEnd().split('\n')
+    expect(message).toBe(`harness: the session id prefix ${prefix} matches 2 sessions in ${dir}; give more of the id:`)
+    expect(header).toMatch(/^ {2}ID +CREATED +TURNS +ENDED +FIRST PROMPT$/)
+    expect(rows.map((row) => row.trim().split(/ +/)[0]).sort()).toEqual([first, twin].sort())
+
+    // The whole id still names one session, even when it is another id's prefix.
+    expect((await harness(['sessions', 'show', first], { cwd })).code).toBe(0)
   })
 })

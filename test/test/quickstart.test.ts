@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process'
+import { existsSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
@@ -29,4 +31,26 @@ it('the quickstart runs offline: a denied command, a recovery, a steer, Codex an
   )
   expect(stdout).toContain('turn status: completed; last answer: Verified. Done.')
   expect(stdout).toContain('`hello.txt` is a greeting written by the quickstart harness.')
+
+  // At the end: where the run left its temporary files, each of them there.
+  const workspace = /^workspace: (.+)$/m.exec(stdout)?.[1]
+  expect(workspace).toBeDefined()
+  try {
+    const end = stdout.slice(stdout.lastIndexOf('\nleft in '))
+    const sessionLog = /^ {2}session log {2}(\S+\.jsonl)$/m.exec(end)?.[1]
+    const sessionId = sessionLog?.slice(sessionLog.lastIndexOf('/') + 1, -'.jsonl'.length)
+    expect(end.split('\n').slice(1, 7)).toEqual([
+      `left in ${workspace} (temporary: remove it with rm -r ${workspace}):`,
+      `  workspace    ${workspace} (build/hello.txt, build/README.md)`,
+      `  session log  ${join(workspace!, '.harness/sessions', `${sessionId}.jsonl`)}`,
+      `               read it with: npx harness sessions show ${sessionId} --cwd ${workspace}`,
+      `  trust store  ${join(workspace!, '.trust/codex.json')} (the Codex hooks trusted above)`,
+      '',
+    ])
+    for (const file of [sessionLog!, join(workspace!, 'build/hello.txt'), join(workspace!, '.trust/codex.json')]) {
+      expect(existsSync(file)).toBe(true)
+    }
+  } finally {
+    if (workspace) rmSync(workspace, { recursive: true, force: true })
+  }
 })

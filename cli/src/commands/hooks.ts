@@ -17,7 +17,9 @@ import {
   execCodexEvent,
   isCodexEvent,
   type LoadedCodexHooks,
+  projectTrustCommand,
   trustCodexHooks,
+  trustCodexProject,
 } from '@harness-kernel/codex'
 import { compileMatcher } from '@harness-kernel/hook-protocol'
 import { createKernel, ExecProcessRunner, errorMessage, type Kernel } from '@harness-kernel/kernel'
@@ -51,6 +53,8 @@ export interface HooksListOptions extends HooksOptions {
 export interface HooksTrustOptions extends HooksOptions {
   all?: boolean
   codex?: boolean
+  /** Trust the project of the working directory, as Codex does (`[projects."<path>"] trust_level` in config.toml). */
+  project?: boolean
 }
 
 export interface HooksExecOptions extends HooksOptions {
@@ -102,10 +106,20 @@ export function addHooksCommand(parent: Command, io: CliIo, exit: (code: number)
       'print JSON: with --dialect, that dialect\'s object ({ dialect: "codex", hooks, … } as before, or { dialect: "claude-code", hooks, dropped, sources, … }); else { dialects: [codex, claude-code] }',
     )
     .action(async (options: HooksListOptions) => exit(await listHooks(options, io)))
-  withCodexOptions(hooks.command('trust').description('trust Codex hooks at their current hash (by key, or --all)'))
+  withCodexOptions(
+    hooks
+      .command('trust')
+      .description(
+        'trust Codex hooks at their current hash (by key, or --all), or with --project the project whose .codex/ hooks they are',
+      ),
+  )
     .argument('[keys...]', 'the keys of the hooks to trust (harness hooks list shows them)')
     .option('--all', 'trust every loaded hook')
     .option('--codex', "write $CODEX_HOME/config.toml, so Codex trusts them too (default: the harness's own trust store)")
+    .option(
+      '--project',
+      'trust the project of the working directory as Codex does, so its .codex/ hooks load: [projects."<path>"] trust_level = "trusted" in $CODEX_HOME/config.toml (with --all, then trust every loaded hook)',
+    )
     .action(async (keys: string[], options: HooksTrustOptions) => exit(await trustHooks(keys, options, io)))
   withClaudeOptions(
     withCodexOptions(hooks.command('exec').description("run one event's hooks on a payload and print the runs and the merged decision")),
@@ -133,7 +147,14 @@ export async function listHooks(options: HooksListOptions, io: CliIo): Promise<n
     const setup = codexSetup(cwd, options.codexHome, io.env)
     const loaded = loadHooks(setup, io.env)
     if (options.json) objects.push(hookListJson(loaded, { codexHome: setup.codexHome, trustStorePath: setup.trustStore.path }))
-    else texts.push(renderHookList(loaded, { codexHome: setup.codexHome, cwd }, style))
+    else {
+      // The command as the user would type it next: with the --cwd and --codex-home given here, made absolute.
+      const command = projectTrustCommand({
+        cwd: options.cwd === undefined ? undefined : cwd,
+        codexHome: options.codexHome === undefined ? undefined : setup.codexHome,
+      })
+      texts.push(renderHookList(loaded, { codexHome: setup.codexHome, cwd, projectTrustCommand: command }, style))
+    }
   }
   if (dialects.includes('claude-code')) {
     const setup = claudeCodeSetup(cwd, options, io.env)
@@ -156,8 +177,19 @@ function listedDialects(dialect: string | undefined): readonly Dialect[] {
 
 export async function trustHooks(keys: readonly string[], options: HooksTrustOptions, io: CliIo): Promise<number> {
   if (options.all && keys.length > 0) throw new CliError('pass the keys of the hooks to trust, or --all, not both')
-  if (!options.all && keys.length === 0) {
-    throw new CliError('name the hooks to trust: harness hooks trust KEY… (harness hooks list shows the keys), or pass --all')
+  if (options.project && keys.length > 0) {
+    throw new CliError(
+      'trust the project first (harness hooks trust --project), then its hooks by key (harness hooks list shows the keys), or both at once with --project --all',
+    )
+  }
+  if (!options.all && !options.project && keys.length === 0) {
+    throw new CliError(
+      'name the hooks to trust: harness hooks trust KEY… (harness hooks list shows the keys), or pass --all (or --project for the project of the working directory)',
+    )
+  }
+  if (options.project) {
+    trustProject(options, io)
+    if (!options.all) return EXIT.ok
   }
   const cwd = resolve(io.cwd, options.cwd ?? '.')
   const setup = codexSetup(cwd, options.codexHome, io.env)
@@ -206,6 +238,39 @@ export async function trustHooks(keys: readonly string[], options: HooksTrustOpt
     )
   }
   return EXIT.ok
+}
+
+/** `--project`: the project of the working directory, trusted in Codex's config.toml; then the hooks it now loads. */
+function trustProject(options: HooksTrustOptions, io: CliIo): void {
+  const cwd = resolve(io.cwd, options.cwd ?? '.')
+  const setup = codexSetup(cwd, options.codexHome, io.env)
+  let result: ReturnType<typeof trustCodexProject>
+  try {
+    result = trustCodexProject({ cwd, codexHome: setup.codexHome, env: io.env })
+  } catch (error) {
+    throw new CliError(`cannot trust the project: ${errorMessage(error)}`, { exitCode: EXIT.failed, cause: error })
+  }
+  const lines =
+    result.trusted.length === 0
+      ? [`the project ${result.project} is trusted already in Codex's config ${result.configPath}`]
+      : [
+          `trusted the project ${result.project} in Codex's config ${result.configPath} (Codex trusts it too):`,
+          ...result.trusted.map((key) => indent(`[projects.${JSON.stringify(key)}] trust_level = "trusted"`)),
+        ]
+  if (!options.all) {
+    const loaded = loadHooks(setup, io.env)
+    const project = loaded.handlers.filter((handler) => handler.source === 'project')
+    const untrusted = project.filter((handler) => handler.trustStatus === 'untrusted' || handler.trustStatus === 'modified')
+    if (project.length === 0) lines.push('its .codex/ folders hold no hooks')
+    else {
+      lines.push(`its .codex/ folders hold ${project.length === 1 ? '1 hook' : `${project.length} hooks`}:`)
+      for (const handler of project) lines.push(indent(`${handler.key} (${handler.event}, ${handler.trustStatus}): ${handler.command}`))
+    }
+    if (untrusted.length > 0) {
+      lines.push('each hook needs its own trust: review the commands, then harness hooks trust KEY… (or --all)')
+    }
+  }
+  io.stdout.write(`${lines.join('\n')}\n`)
 }
 
 export async function execHooks(dialect: string, eventName: string, options: HooksExecOptions, io: CliIo): Promise<number> {

@@ -7,6 +7,7 @@ import { exitCodeForStatus } from '../exit-codes.js'
 import { type CliIo, writeJson } from '../io.js'
 import { progressReporter } from '../progress-reporter.js'
 import { readPrompt } from '../read-prompt.js'
+import { resolveSessionId } from '../session-id.js'
 import { signalExitCode, watchSignals } from '../signals.js'
 import { colorEnabled } from '../style.js'
 import { checkDriverFlag, type HarnessOptions, harnessFromOptions, withHarnessOptions } from './harness-options.js'
@@ -24,7 +25,7 @@ export function addRunCommand(parent: Command, io: CliIo, exit: (code: number) =
       .argument('[prompt]', 'the prompt; "-" or none reads it from stdin'),
   )
     .option('--json', 'print one JSON object { sessionId, transcriptPath, turn } on stdout')
-    .option('--resume <id>', 'resume this session and run the prompt as its next turn')
+    .option('--resume <id>', 'resume this session (its id, or a prefix of it that names one session) and run the prompt as its next turn')
     .action(async (prompt: string | undefined, options: RunOptions) => exit(await run(prompt, options, io)))
 }
 
@@ -56,8 +57,10 @@ export async function run(promptArgument: string | undefined, options: RunOption
 }
 
 async function openSession(kernel: Kernel, resume: string | undefined, env: CliIo['env']): Promise<Session> {
+  // A prefix is resolved before the session starts: an unknown or ambiguous one runs nothing.
+  const id = resume === undefined ? undefined : resolveSessionId(kernel.resolve('sessionStore'), resume, kernel.sessionsDir)
   try {
-    return resume === undefined ? await kernel.startSession() : await kernel.resumeSession(resume)
+    return id === undefined ? await kernel.startSession() : await kernel.resumeSession(id)
   } catch (error) {
     if (error instanceof KernelError && error.message.startsWith('no model provider')) {
       throw new CliError(noModelMessage(env, 'no model: the configured plugins provide none; add a model plugin to them, or'))

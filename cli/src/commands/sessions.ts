@@ -6,6 +6,7 @@ import { EXIT } from '../exit-codes.js'
 import { type CliIo, writeJson } from '../io.js'
 import { renderSessionLog } from '../render/session-log.js'
 import { renderSessionTable } from '../render/session-table.js'
+import { resolveSessionId } from '../session-id.js'
 import { colorEnabled, createStyle } from '../style.js'
 
 export interface SessionsOptions {
@@ -26,7 +27,7 @@ export function addSessionsCommand(parent: Command, io: CliIo, exit: (code: numb
     .option('--json', 'print the session summaries as a JSON array')
     .action(async (options: SessionsOptions) => exit(await listSessions(options, io)))
   withCommonOptions(sessions.command('show').description("print a session's log"))
-    .argument('<id>', 'the session id')
+    .argument('<id>', 'the session id, or a prefix of it that names one session')
     .option('--json', 'print the raw events as a JSON array')
     .action(async (id: string, options: SessionsOptions) => exit(await showSession(id, options, io)))
   return sessions
@@ -42,8 +43,9 @@ export async function listSessions(options: SessionsOptions, io: CliIo): Promise
   })
 }
 
-export async function showSession(id: string, options: SessionsOptions, io: CliIo): Promise<number> {
-  return withStore(options, io, (store) => {
+export async function showSession(given: string, options: SessionsOptions, io: CliIo): Promise<number> {
+  return withStore(options, io, (store, sessionsDir) => {
+    const id = resolveSessionId(store, given, sessionsDir)
     const loaded = store.load(id)
     if (options.json) writeJson(io.stdout, loaded.events)
     else io.stdout.write(`${renderSessionLog(loaded, store.pathFor(id), createStyle(colorEnabled(io.stdout, io.env)))}\n`)

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { errorMessage } from '@harness-kernel/kernel'
 import { register } from 'tsx/esm/api'
@@ -36,7 +36,11 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   try {
     module = await importConfig(path)
   } catch (error) {
-    throw new CliError(`failed to load config ${path}: ${describeError(error)}${moduleTypeHint(path)}`, { cause: error })
+    const fix = commonJsFix(path)
+    const cause = `failed to load config ${path}: ${describeError(error)}`
+    // An ES module loaded as CommonJS: the fix comes first. Another error comes first, with the fix as a note.
+    const message = fix === undefined ? cause : isModuleFormatError(error) ? `${fix}\n(${cause})` : `${cause}\n(note: ${fix})`
+    throw new CliError(message, { cause: error })
   }
   try {
     return { path, config: validateConfig(module.default) }
@@ -60,20 +64,43 @@ async function importConfig(path: string): Promise<{ default?: unknown }> {
   }
 }
 
-/** tsx loads a `.ts` file as CommonJS unless the nearest package.json says `"type": "module"`. */
-function moduleTypeHint(path: string): string {
-  if (!path.endsWith('.ts') || nearestPackageType(dirname(path)) === 'module') return ''
-  return ' (a harness.config.ts is an ES module: add "type": "module" to the nearest package.json, or name the file harness.config.mts)'
+/**
+ * tsx loads a `.ts` file as CommonJS unless the nearest package.json says `"type": "module"`, and an ES module config
+ * (imports, `export default`) then fails with an error about require(). The fix, for a `.ts` config in such a folder.
+ */
+function commonJsFix(path: string): string | undefined {
+  if (!path.endsWith('.ts')) return undefined
+  const name = basename(path)
+  const mts = `${name.slice(0, -'.ts'.length)}.mts`
+  const nearest = nearestPackageJson(dirname(path))
+  if (nearest === undefined) {
+    return `${name} is TypeScript outside any package: rename it ${mts}, or add a package.json with "type": "module" in ${dirname(path)}`
+  }
+  if (nearest.type === 'module') return undefined
+  return `${name} is TypeScript in a CommonJS package: rename it ${mts}, or add "type": "module" to ${nearest.path}`
 }
 
-function nearestPackageType(dir: string): string | undefined {
+/** The errors Node and tsx give for ES module syntax loaded as CommonJS. */
+function isModuleFormatError(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  if (typeof code === 'string' && /^ERR_REQUIRE_(ESM|ASYNC_MODULE|CYCLE_MODULE)$/.test(code)) return true
+  return (
+    typeof message === 'string' &&
+    /require\(\) (of )?ES Module|Cannot use import statement outside a module|Unexpected token 'export'|exports is not defined in ES module scope|require\(esm\)/.test(
+      message,
+    )
+  )
+}
+
+function nearestPackageJson(dir: string): { path: string; type: string | undefined } | undefined {
   for (let current = dir; ; current = dirname(current)) {
     const file = join(current, 'package.json')
     if (existsSync(file)) {
       try {
-        return (JSON.parse(readFileSync(file, 'utf8')) as { type?: string }).type
+        const { type } = JSON.parse(readFileSync(file, 'utf8')) as { type?: unknown }
+        return { path: file, type: typeof type === 'string' ? type : undefined }
       } catch {
-        return undefined
+        return { path: file, type: undefined }
       }
     }
     if (dirname(current) === current) return undefined

@@ -5,6 +5,8 @@ import {
   eventCamel,
   type LoadedCodexHooks,
   type TrustStatus,
+  type UntrustedProject,
+  untrustedProjectReason,
 } from '@harness-kernel/codex'
 import type { Style } from '../style.js'
 import { indent } from '../text.js'
@@ -40,6 +42,8 @@ export interface HookListJson {
   codexHome: string
   /** The harness's own trust store, read after Codex's config.toml. */
   trustStorePath: string
+  /** The project whose `.codex/` hooks are not loaded because Codex does not trust it (`harness hooks trust --project`), or null. */
+  untrustedProject: UntrustedProject | null
 }
 
 export function hookListEntry(handler: CodexHandler): HookListEntry {
@@ -74,6 +78,7 @@ export function hookListJson(loaded: LoadedCodexHooks, where: { codexHome: strin
     featureEnabled: loaded.featureEnabled,
     codexHome: where.codexHome,
     trustStorePath: where.trustStorePath,
+    untrustedProject: loaded.untrustedProject ?? null,
   }
 }
 
@@ -83,7 +88,11 @@ const HEADERS = ['#', 'TRUST', 'ENABLED', 'MATCHER', 'TIMEOUT', 'SOURCE', 'COMMA
  * The handlers grouped by event (Codex's event order), each group in display order: one table row per handler with
  * its key and current hash below it; then a hint when some will not run, then the load warnings.
  */
-export function renderHookList(loaded: LoadedCodexHooks, where: { codexHome: string; cwd: string }, style: Style): string {
+export function renderHookList(
+  loaded: LoadedCodexHooks,
+  where: { codexHome: string; cwd: string; projectTrustCommand: string },
+  style: Style,
+): string {
   const lines = [`Codex hooks for ${where.cwd} (Codex home ${where.codexHome})`]
   const handlers = byDisplayOrder(loaded.handlers)
   if (handlers.length === 0) lines.push('', `no Codex hooks found (in ${where.codexHome}, nor in trusted projects' .codex/ folders)`)
@@ -124,6 +133,17 @@ export function renderHookList(loaded: LoadedCodexHooks, where: { codexHome: str
       '',
       `${count} not trusted (untrusted or modified since trusted) and will not run.`,
       'Review the commands, then trust them: harness hooks trust KEY… (or --all)',
+    )
+  }
+  const project = loaded.untrustedProject
+  if (project) {
+    lines.push(
+      '',
+      style.yellow(
+        `the project's .codex/ hooks are not loaded because the project ${project.path} is not trusted (${untrustedProjectReason(project)}):`,
+      ),
+      ...project.layers.flatMap((layer) => layer.hookFiles.map((file) => indent(file))),
+      `Trust the project as Codex does: ${where.projectTrustCommand} (add --all to trust its hooks too)`,
     )
   }
   if (loaded.warnings.length > 0) {

@@ -40,6 +40,28 @@ export interface LoadedCodexHooks {
   warnings: string[]
   /** `[features] hooks` (default true; `codex_hooks` is a deprecated alias). */
   featureEnabled: boolean
+  /** Set when the project's `.codex/` folders hold hooks that are not loaded because Codex does not trust the project. */
+  untrustedProject?: UntrustedProject
+}
+
+/** A project whose `.codex/` hooks Codex does not load, because the project is not trusted. */
+export interface UntrustedProject {
+  /** The project as Codex records its trust: the repository root (a worktree's main repository), else the working directory. */
+  path: string
+  /** The user config.toml where Codex reads `[projects."<path>"] trust_level` (and `harness hooks trust --project` writes it). */
+  configPath: string
+  /** The `.codex/` folders not loaded, from the project root down to the working directory. */
+  layers: UntrustedProjectLayer[]
+}
+
+export interface UntrustedProjectLayer {
+  /** The folder holding `.codex/`. */
+  dir: string
+  dotCodex: string
+  /** Its files that hold hooks: hooks.json, and config.toml when it has a `[hooks]` table (or cannot be read as TOML). */
+  hookFiles: string[]
+  /** The `[projects."<key>"]` entry that keeps the folder untrusted; undefined when no entry names it. */
+  trustEntry: { key: string; level: string } | undefined
 }
 
 /** A handler runs iff enabled and (managed or trusted or the trust bypass is on). */

@@ -54,7 +54,13 @@ await session.idle()
 print(`\nturn status: ${result.status}; last answer: ${result.lastAssistantMessage}`)
 print(`steering receipt: ${JSON.stringify(await steerReceipt)}`)
 print(`build/README.md:\n${readFileSync(join(workspace, 'build/README.md'), 'utf8')}`)
-print(`session log: ${session.transcriptPath}`)
 await session.end()
 await kernel.dispose()
+
+// Everything this run wrote is in one temporary folder; say where, and how to look at it or remove it.
+print(`\nleft in ${workspace} (temporary: remove it with rm -r ${workspace}):`)
+print(`  workspace    ${workspace} (build/hello.txt, build/README.md)`)
+print(`  session log  ${session.transcriptPath}`)
+print(`               read it with: npx harness sessions show ${session.id} --cwd ${workspace}`)
+print(`  trust store  ${trustStore.path} (the Codex hooks trusted above)`)
 if (result.status !== 'completed') process.exitCode = 1

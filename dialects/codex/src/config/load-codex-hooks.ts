@@ -1,15 +1,15 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
 import type { TrustStore } from '@harness-kernel/hook-protocol'
 import { layerConfigHookStates, layerStoredHookStates } from '../trust/hook-state.js'
-import type { CodexHookSource, LoadedCodexHooks } from '../types.js'
+import type { CodexHookSource, LoadedCodexHooks, UntrustedProject } from '../types.js'
 import { appendHookEvents, type HookCollection } from './append-hook-events.js'
 import { resolveCodexHome } from './codex-home.js'
 import { hookEventsEmpty, type RawHookEvents } from './hook-config.js'
 import { hookEventsFromContent } from './hook-events-content.js'
-import { projectLayers } from './project-layers.js'
+import { type ProjectLayer, projectTrust } from './project-layers.js'
 import { readHooksJson } from './read-hooks-json.js'
-import { readTomlFile } from './read-toml-file.js'
+import { parseToml, readTomlFile } from './read-toml-file.js'
 import { contentFromToml } from './serde-content.js'
 import { SerdeError } from './serde-error.js'
 import { SESSION_FLAGS_CONFIG_PATH, sessionFlagsTable } from './session-flags.js'
@@ -54,7 +54,9 @@ export function loadCodexHooks(options: CodexLoadOptions): LoadedCodexHooks {
 
   const userLayer = configLayer('user', codexHome, join(codexHome, 'config.toml'))
   const flags = sessionFlagsTable(options.sessionFlags ?? [])
-  const projects = projectLayers(cwd, codexHome, mergeToml(userLayer.config ?? {}, flags)).filter((layer) => layer.trusted)
+  const trust = projectTrust(cwd, codexHome, mergeToml(userLayer.config ?? {}, flags))
+  const projects = trust.layers.filter((layer) => layer.trusted)
+  const untrustedProject = untrustedProjectOf(trust.target, userLayer.configPath, trust.layers)
   const projectConfigLayers = projects.map((layer) => configLayer('project', layer.dotCodex, join(layer.dotCodex, 'config.toml')))
   const flagsLayer: ConfigLayer = {
     source: 'sessionFlags',
@@ -97,7 +99,36 @@ export function loadCodexHooks(options: CodexLoadOptions): LoadedCodexHooks {
     for (const file of options.explicitFiles ?? []) loadExplicitFile(collection, resolve(cwd, file))
   }
 
-  return { handlers: collection.handlers, warnings, featureEnabled: hooksFeatureEnabled(effective) }
+  return {
+    handlers: collection.handlers,
+    warnings,
+    featureEnabled: hooksFeatureEnabled(effective),
+    ...(untrustedProject === undefined ? {} : { untrustedProject }),
+  }
+}
+
+/** The untrusted project layers that hold hooks (which Codex skips without a word), if any. */
+function untrustedProjectOf(path: string, configPath: string, layers: readonly ProjectLayer[]): UntrustedProject | undefined {
+  const skipped = layers
+    .filter((layer) => !layer.trusted)
+    .map((layer) => ({ dir: layer.dir, dotCodex: layer.dotCodex, hookFiles: hookFilesIn(layer.dotCodex), trustEntry: layer.trustEntry }))
+    .filter((layer) => layer.hookFiles.length > 0)
+  return skipped.length === 0 ? undefined : { path, configPath, layers: skipped }
+}
+
+function hookFilesIn(dotCodex: string): string[] {
+  const files: string[] = []
+  const json = join(dotCodex, 'hooks.json')
+  if (existsSync(json)) files.push(json)
+  const toml = join(dotCodex, 'config.toml')
+  if (existsSync(toml)) {
+    try {
+      if (parseToml(readFileSync(toml, 'utf8')).hooks !== undefined) files.push(toml)
+    } catch {
+      files.push(toml)
+    }
+  }
+  return files
 }
 
 function configLayer(source: CodexHookSource, folder: string, configPath: string): ConfigLayer {

@@ -9,6 +9,20 @@ export interface ProjectLayer {
   dotCodex: string
   /** Codex loads a project layer's config and hooks only when its directory is trusted. */
   trusted: boolean
+  /** The `[projects."<key>"]` entry that decided (its key and `trust_level`); undefined when none names the folder. */
+  trustEntry: { key: string; level: string } | undefined
+}
+
+/** How Codex decides project trust for one working directory. */
+export interface ProjectTrust {
+  /** The nearest ancestor holding a root marker (`.git` by default), else `cwd`. */
+  projectRoot: string
+  /** The repository whose root Codex falls back to for trust (a worktree's main repository), canonical. */
+  repoRoot: string | undefined
+  /** What Codex records when the user trusts the project: the repository root, else `cwd`; canonical. */
+  target: string
+  /** Every `.codex/` folder from the project root down to `cwd`, root first. */
+  layers: ProjectLayer[]
 }
 
 /**
@@ -17,20 +31,12 @@ export interface ProjectLayer {
  * session flags (where `projects` and `project_root_markers` are read).
  */
 export function projectLayers(cwd: string, codexHome: string, config: TomlTable): ProjectLayer[] {
-  const markers = rootMarkers(config)
-  const projectRoot = findProjectRoot(cwd, markers)
-  const repoRoot = findRepoRoot(cwd)
-  const trust = trustLevels(config)
+  return projectTrust(cwd, codexHome, config).layers
+}
 
-  const trustOf = (dir: string): boolean => {
-    const candidates = [...lookupKeys(dir), ...lookupKeys(projectRoot), ...(repoRoot ? lookupKeys(repoRoot) : [])]
-    for (const key of candidates) {
-      const level = trust.get(key)
-      if (level !== undefined) return level === 'trusted'
-    }
-    return false
-  }
-
+/** The project layers of `cwd` with what decided their trust, and where Codex records trust for this project. */
+export function projectTrust(cwd: string, codexHome: string, config: TomlTable): ProjectTrust {
+  const { projectRoot, repoRoot, entryFor } = trustLookup(cwd, config)
   const dirs: string[] = []
   for (let dir = cwd; ; dir = dirname(dir)) {
     dirs.unshift(dir)
@@ -41,9 +47,54 @@ export function projectLayers(cwd: string, codexHome: string, config: TomlTable)
   for (const dir of dirs) {
     const dotCodex = join(dir, '.codex')
     if (!isDirectory(dotCodex) || dotCodex === codexHome || canonical(dotCodex) === home) continue
-    layers.push({ dir, dotCodex, trusted: trustOf(dir) })
+    const trustEntry = entryFor(dir)
+    layers.push({ dir, dotCodex, trusted: trustEntry?.level === 'trusted', trustEntry })
   }
-  return layers
+  return { projectRoot, repoRoot, target: repoRoot ?? canonical(cwd), layers }
+}
+
+/**
+ * The `[projects."<key>"]` entries to set to `trust_level = "trusted"` so that Codex trusts the project of `cwd` and
+ * every `.codex/` folder it reads there: the project's own entry (`target`) unless it is trusted already, and the
+ * entry of any folder that another entry still keeps untrusted. Empty when everything is trusted.
+ */
+export function projectTrustKeys(cwd: string, codexHome: string, config: TomlTable): string[] {
+  const { target, layers } = projectTrust(cwd, codexHome, config)
+  const lookup = trustLookup(cwd, config)
+  const keys: string[] = []
+  const trust = (key: string) => {
+    if (!keys.includes(key)) keys.push(key)
+    lookup.levels.set(key, 'trusted')
+  }
+  if (lookup.levels.get(target) !== 'trusted') trust(target)
+  for (const layer of layers) {
+    const entry = lookup.entryFor(layer.dir)
+    if (entry?.level !== 'trusted') trust(entry?.key ?? canonical(layer.dir))
+  }
+  return keys
+}
+
+interface TrustLookup {
+  projectRoot: string
+  repoRoot: string | undefined
+  levels: Map<string, string>
+  /** The entry that decides a folder's trust: its own, else the project root's, else the repository root's. */
+  entryFor(dir: string): { key: string; level: string } | undefined
+}
+
+function trustLookup(cwd: string, config: TomlTable): TrustLookup {
+  const projectRoot = findProjectRoot(cwd, rootMarkers(config))
+  const repoRoot = findRepoRoot(cwd)
+  const levels = trustLevels(config)
+  const entryFor = (dir: string) => {
+    const candidates = [...lookupKeys(dir), ...lookupKeys(projectRoot), ...(repoRoot ? lookupKeys(repoRoot) : [])]
+    for (const key of candidates) {
+      const level = levels.get(key)
+      if (level !== undefined) return { key, level }
+    }
+    return undefined
+  }
+  return { projectRoot, repoRoot, levels, entryFor }
 }
 
 function rootMarkers(config: TomlTable): readonly string[] {

@@ -1,7 +1,8 @@
 import { JsonFileTrustStore, type TrustStore } from '@harness-kernel/hook-protocol'
 import { definePlugin, type Plugin } from '@harness-kernel/kernel'
+import { resolveCodexHome } from '../config/codex-home.js'
 import { loadCodexHooks } from '../config/load-codex-hooks.js'
-import { defaultHarnessTrustPath } from '../trust/index.js'
+import { defaultHarnessTrustPath, projectTrustCommand, untrustedProjectNotice } from '../trust/index.js'
 import { CodexSessionState } from './codex-session.js'
 import { tapLifecycleEvents } from './lifecycle-taps.js'
 import type { CodexHooksOptions } from './options.js'
@@ -45,6 +46,15 @@ export function codexHooks(options: CodexHooksOptions = {}): Plugin {
           ...(trustStore === undefined ? {} : { trustStore }),
         })
         for (const warning of loaded.warnings) session.notice('warning', warning, PLUGIN_NAME)
+        if (loaded.untrustedProject) {
+          // The command as typed where the session runs: --cwd and --codex-home only when they differ from the defaults.
+          const codexHome = options.codexHome === undefined ? undefined : resolveCodexHome(options.codexHome, process.env)
+          const command = projectTrustCommand({
+            cwd: session.cwd === process.cwd() ? undefined : session.cwd,
+            codexHome: codexHome === undefined || codexHome === resolveCodexHome(undefined, process.env) ? undefined : codexHome,
+          })
+          session.notice('warning', untrustedProjectNotice(loaded.untrustedProject, command), PLUGIN_NAME)
+        }
         if (bypassTrust) {
           session.notice('warning', 'Codex hook trust is bypassed (trust: "all"): every enabled hook runs, trusted or not', PLUGIN_NAME)
         } else {

@@ -1,5 +1,5 @@
 import { parse } from 'smol-toml'
-import { tomlKeyPath, tomlString } from './toml-key.js'
+import { tomlKey, tomlKeyPath, tomlString } from './toml-key.js'
 import { type Span, scanTomlStatements, type TomlValueSpan } from './toml-statements.js'
 
 export type HookStateField = 'trusted_hash' | 'enabled'
@@ -11,12 +11,22 @@ export type HookStateField = 'trusted_hash' | 'enabled'
  * is re-parsed and must differ from the original document in that one value only, or this throws.
  */
 export function setHookStateField(text: string, key: string, field: HookStateField, value: string | boolean): string {
-  const expected = withField(parseDocument(text, 'the config is not valid TOML'), key, field, value)
+  return setTomlTableField(text, ['hooks', 'state', key], field, value)
+}
+
+/**
+ * Sets `<field>` of the table at `table` (e.g. `['projects', '/home/user/project']`) in the text of a config.toml,
+ * the way `setHookStateField` does: in place, in the table's existing definition, or in a new `[…]` table appended at
+ * the end (its last segment always quoted, as Codex writes `[projects."<path>"]`). Throws where that cannot be done
+ * without changing anything else.
+ */
+export function setTomlTableField(text: string, table: readonly string[], field: string, value: string | boolean): string {
+  const expected = withField(parseDocument(text, 'the config is not valid TOML'), table, field, value)
   const literal = typeof value === 'string' ? tomlString(value) : String(value)
   const newline = text.includes('\r\n') ? '\r\n' : '\n'
   let next: string
   try {
-    next = edit(text, ['hooks', 'state', key], field, literal, newline)
+    next = edit(text, [...table], field, literal, newline)
   } catch (err) {
     throw new Error(`cannot edit the config without reformatting it: ${(err as Error).message}`)
   }
@@ -74,7 +84,8 @@ function edit(text: string, target: string[], field: string, literal: string, ne
       return insertLine(statement.lineEnd, `${statement.indent}${tomlKeyPath(path.slice(statement.table.length))} = ${literal}`)
     }
   }
-  const table = `[hooks.state.${tomlString(target[2]!)}]${newline}${field} = ${literal}${newline}`
+  const heading = `[${[...target.slice(0, -1).map(tomlKey), tomlString(target.at(-1)!)].join('.')}]`
+  const table = `${heading}${newline}${field} = ${literal}${newline}`
   return text.length === 0 ? table : text + newline + table
 }
 
@@ -91,12 +102,14 @@ function isTable(value: unknown): value is Record<string, unknown> {
 }
 
 /** The document as it should read after the edit. */
-function withField(doc: Record<string, unknown>, key: string, field: string, value: unknown): Record<string, unknown> {
+function withField(doc: Record<string, unknown>, path: readonly string[], field: string, value: unknown): Record<string, unknown> {
   const copy = { ...doc }
   let table: Record<string, unknown> = copy
-  for (const segment of ['hooks', 'state', key]) {
+  for (const segment of path) {
     const child = table[segment]
-    if (child !== undefined && !isTable(child)) throw new Error(`cannot set hooks.state: ${segment} is not a table in the config`)
+    if (child !== undefined && !isTable(child)) {
+      throw new Error(`cannot set ${path.slice(0, -1).join('.')}: ${segment} is not a table in the config`)
+    }
     const next = { ...child }
     table[segment] = next
     table = next

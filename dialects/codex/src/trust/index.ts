@@ -1,5 +1,7 @@
 export { type CodexHookIdentity, codexHookHash, DEFAULT_ADDITIONAL_CONTEXT_LIMIT } from './codex-hook-hash.js'
-export { type HookStateField, setHookStateField } from './edit-hook-state-toml.js'
+export { type HookStateField, setHookStateField, setTomlTableField } from './edit-hook-state-toml.js'
 export { defaultHarnessTrustPath } from './harness-trust-path.js'
 export { type TrustCodexHooksOptions, type TrustCodexHooksResult, trustCodexHooks } from './trust-codex-hooks.js'
+export { type TrustCodexProjectOptions, type TrustCodexProjectResult, trustCodexProject } from './trust-codex-project.js'
 export { codexTrustStatus } from './trust-status.js'
+export { projectTrustCommand, untrustedProjectNotice, untrustedProjectReason } from './untrusted-project-text.js'
