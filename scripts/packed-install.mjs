@@ -150,6 +150,17 @@ for (const kind of ['module', 'commonjs']) {
   const events = log.flatMap((name) => readFileSync(join(project, '.harness', 'sessions', name), 'utf8').split('\n'))
   if (!events.some((line) => line.includes('denied by harness.config'))) throw new Error(`${kind}: the harness.config plugin did not run`)
   say(`${kind}: npx harness run works with the project's harness.config (${kind === 'module' ? '.ts' : '.mts'})`)
+
+  // Without a config, `harness` runs the bundle the package ships (fast start-up).
+  const bare = join(project, 'bare')
+  mkdirSync(bare)
+  const bundled = run('npx', ['--no-install', 'harness', 'run', '--cwd', bare, '--model', 'scripted:../script.json', 'say hi'], project, {
+    HARNESS_HOME: join(project, '.harness-home'),
+  })
+  if (!bundled.includes('config run done')) throw new Error(`${kind}: npx harness run without a config printed:\n${bundled}`)
+  if (!readdirSync(join(project, 'node_modules', '@harness-kernel', 'cli', 'bundle')).includes('bin.js'))
+    throw new Error('the CLI ships no bundle')
+  say(`${kind}: npx harness run without a config runs the shipped bundle`)
 }
 
 if (keep) say(`left in ${work}`)

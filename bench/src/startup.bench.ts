@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,12 +6,16 @@ import { fileURLToPath } from 'node:url'
 import { fmt, type Stats, summarize } from './measure.js'
 import type { Section } from './report.js'
 
-const HARNESS = fileURLToPath(new URL('../../cli/bin/harness.js', import.meta.url))
+const CLI = fileURLToPath(new URL('../../cli/', import.meta.url))
+const WORKSPACE_CLI = join(CLI, 'dist', 'bin.js')
 
 export interface StartupBenchResult {
   nodeNoop: Stats
+  /** The published CLI (its bundle), as `npx harness` runs it in a project without a harness.config. */
   scriptedTurn: Stats
   appServerInitialize: Stats
+  /** The workspace's unbundled dist/, as a run with a harness.config loads it. */
+  scriptedTurnUnbundled: Stats
   turnRatio: number
 }
 
@@ -25,10 +29,10 @@ function timed(args: string[], cwd: string, env: NodeJS.ProcessEnv): number {
 }
 
 /** From spawning `harness app-server` to the `initialize` result on its stdout. */
-function appServerInitialize(cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+function appServerInitialize(harness: string, cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = performance.now()
-    const child = spawn(process.execPath, [HARNESS, 'app-server', '--model', 'scripted:script.json'], {
+    const child = spawn(process.execPath, [harness, 'app-server', '--model', 'scripted:script.json'], {
       cwd,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -63,26 +67,35 @@ export async function startupBench(options: { runs: number; warmup: number }): P
   const dir = mkdtempSync(join(tmpdir(), 'hk-bench-startup-'))
   const env = { ...process.env, HARNESS_HOME: join(dir, 'home'), CODEX_HOME: join(dir, 'codex'), CLAUDE_CONFIG_DIR: join(dir, 'claude') }
   writeFileSync(join(dir, 'script.json'), JSON.stringify([{ text: 'hello from the scripted model' }]))
+  // The bundle `npm pack` ships (cli/scripts/bundle.mjs), built beside dist/ so it resolves what it leaves out.
+  const bundle = mkdtempSync(join(CLI, '.bundle-bench-'))
+  execFileSync(process.execPath, [join(CLI, 'scripts', 'bundle.mjs'), bundle])
+  const harness = join(bundle, 'bin.js')
   const noop: number[] = []
   const turn: number[] = []
+  const unbundled: number[] = []
   const server: number[] = []
   try {
     for (let round = 0; round < options.warmup + options.runs; round++) {
       const a = timed(['-e', '0'], dir, env)
-      const b = timed([HARNESS, 'run', '--model', 'scripted:script.json', 'hi'], dir, env)
-      const c = await appServerInitialize(dir, env)
+      const b = timed([harness, 'run', '--model', 'scripted:script.json', 'hi'], dir, env)
+      const c = await appServerInitialize(harness, dir, env)
+      const d = timed([WORKSPACE_CLI, 'run', '--model', 'scripted:script.json', 'hi'], dir, env)
       if (round < options.warmup) continue
       noop.push(a)
       turn.push(b)
       server.push(c)
+      unbundled.push(d)
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
+    rmSync(bundle, { recursive: true, force: true })
   }
   const result: StartupBenchResult = {
     nodeNoop: summarize(noop),
     scriptedTurn: summarize(turn),
     appServerInitialize: summarize(server),
+    scriptedTurnUnbundled: summarize(unbundled),
     turnRatio: summarize(turn).median / summarize(noop).median,
   }
   const row = (name: string, stats: Stats) => [name, fmt(stats.median, 1), fmt(stats.p99, 1), fmt(stats.median / result.nodeNoop.median, 2)]
@@ -91,8 +104,9 @@ export async function startupBench(options: { runs: number; warmup: number }): P
     head: ['process', 'median ms', 'p99 ms', '× node -e 0'],
     rows: [
       row('`node -e 0`', result.nodeNoop),
-      row('`harness run --model scripted:… "hi"` (one turn, whole process)', result.scriptedTurn),
-      row('`harness app-server`: spawn → `initialize` answered', result.appServerInitialize),
+      row('`harness run --model scripted:… "hi"` (one turn, whole process; the published bundle)', result.scriptedTurn),
+      row('`harness app-server`: spawn → `initialize` answered (bundle)', result.appServerInitialize),
+      row('the same turn on the unbundled `dist/` (a run with a harness.config)', result.scriptedTurnUnbundled),
     ],
     notes: [`${options.runs} runs each (after ${options.warmup}), alternating. Target: a scripted turn ≤ 3× \`node -e 0\`.`],
     data: result,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
-import { anthropicModel } from '@harness-kernel/anthropic'
-import { errorMessage, type Plugin } from '@harness-kernel/kernel'
-import { openaiModel } from '@harness-kernel/openai'
+import type { AnthropicModelOptions } from '@harness-kernel/anthropic'
+import { definePlugin, errorMessage, type Plugin } from '@harness-kernel/kernel'
+import type { OpenAIModelOptions } from '@harness-kernel/openai'
 import { scriptedModel } from '@harness-kernel/scripted-model'
 import { CliError } from './cli-error.js'
 
@@ -56,6 +56,30 @@ function ollamaBaseURL(env: ModelContext['env']): string {
   if (!host) return OLLAMA_DEFAULT_URL
   const withScheme = /^[a-z]+:\/\//i.test(host) ? host : `http://${host}`
   return `${withScheme.replace(/\/+$/, '')}/v1`
+}
+
+/**
+ * A provider's plugin that loads its package (and its SDK, hundreds of files) only when the kernel sets it up:
+ * a run on another provider, or no run at all (`--help`), never pays for it. Options are checked before, here.
+ */
+function openaiModel(options: OpenAIModelOptions): Plugin {
+  return definePlugin({
+    name: 'model-openai',
+    async setup(kernel) {
+      const { openaiModel: create } = await import('@harness-kernel/openai')
+      return create(options).setup(kernel)
+    },
+  })
+}
+
+function anthropicModel(options: AnthropicModelOptions): Plugin {
+  return definePlugin({
+    name: 'model-anthropic',
+    async setup(kernel) {
+      const { anthropicModel: create } = await import('@harness-kernel/anthropic')
+      return create(options).setup(kernel)
+    },
+  })
 }
 
 /** The providers `--model PROVIDER:REF` can name. Adding a provider is one entry. */

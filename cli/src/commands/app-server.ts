@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { createAppServer, createAppServerBridge, type HooksListEntry } from '@harness-kernel/app-server'
+import type { HooksListEntry } from '@harness-kernel/app-server'
 import type { Command } from 'commander'
 import { CliError } from '../cli-error.js'
 import { codexSetup, loadHooks } from '../codex/codex-setup.js'
@@ -36,6 +36,8 @@ export async function appServer(options: AppServerCommandOptions, io: CliIo): Pr
   if (timeout !== undefined && !(timeout > 0)) {
     throw new CliError(`--host-input-timeout must be a number of milliseconds, got ${options.hostInputTimeout}`)
   }
+  // Loaded here: `harness run` never needs the server.
+  const { createAppServer, createAppServerBridge } = await import('@harness-kernel/app-server')
   const bridge = createAppServerBridge()
   const kernel = await harnessFromOptions(options, io, cwd, [bridge.plugin])
   const server = createAppServer({

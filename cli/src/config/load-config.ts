@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { errorMessage } from '@harness-kernel/kernel'
-import { register } from 'tsx/esm/api'
 import { CliError } from '../cli-error.js'
 import type { HarnessConfig } from './define-config.js'
 import { validateConfig } from './validate-config.js'
@@ -56,6 +55,8 @@ async function importConfig(path: string): Promise<{ default?: unknown }> {
   if (!TYPESCRIPT.test(path)) return import(url)
   // Not tsImport(): its namespace gives the config its own copy of every package it imports, so
   // `instanceof` between the config's kernel classes (ModelError, …) and the CLI's would fail.
+  // tsx (and esbuild) load only for a TypeScript config: a run without one never pays for them.
+  const { register } = await import('tsx/esm/api')
   const unregister = register()
   try {
     return await import(url)
