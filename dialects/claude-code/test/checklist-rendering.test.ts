@@ -241,7 +241,9 @@ describe('checklist: rendering and order (claude-code-hooks.md §9, 58–66)', (
       script: [{ text: 'done' }],
       hooks: { SessionEnd: [{ hooks: [rec('SessionEnd', 'fast'), rec('SessionEnd', 'slow')] }] },
       responses: { 'SessionEnd-slow.sleep': '30' },
-      options: { sessionEndTimeoutMs: 300 },
+      // Long enough for the slow handler to record its call on a loaded machine (300 ms was not, under CI load); it
+      // sleeps 30 s, so it still ends by the budget.
+      options: { sessionEndTimeoutMs: 2_000 },
     })
     const session = await h.kernel.startSession()
     await session.run('go')
