@@ -104,7 +104,13 @@ export class ClaudeCodeTurn {
     }
     host.recordToolResult(step, call.id, outcome.result)
     for (const message of outcome.context) host.recordMessage(message)
-    if (outcome.halt) this.#halt ??= outcome.halt
+    if (outcome.halt) {
+      // As on the native loop, no model request follows a halt: end the turn while the call is still parked
+      // (Claude Code then answers the call itself; the kernel's result is in the log).
+      this.#halt ??= outcome.halt
+      await this.#haltNow()
+      return { content: [{ type: 'text', text: outcome.result.output }], isError: true }
+    }
     let steered: Message[] = []
     try {
       steered = await this.steering.atToolBoundary(step)
@@ -212,11 +218,8 @@ export class ClaudeCodeTurn {
       if (this.#kernelCalls.has(result.callId)) continue
       this.host.recordToolResult(this.step, result.callId, { output: result.output, isError: result.isError })
     }
-    // A halt from a tool: Claude Code has taken the results; end the turn before the model goes on.
-    if (this.#halt && !this.#haltSent) {
-      this.#haltSent = true
-      void this.#port.interrupt()
-    }
+    // A halt from a built-in's callbacks: Claude Code has taken the results; end the turn before the model goes on.
+    if (this.#halt) void this.#haltNow()
   }
 
   #onStream(event: { type?: string; delta?: { type?: string; text?: string } }): void {
@@ -260,6 +263,12 @@ export class ClaudeCodeTurn {
     } catch (error) {
       this.#reject(error)
     }
+  }
+
+  async #haltNow(): Promise<void> {
+    if (this.#haltSent) return
+    this.#haltSent = true
+    for (const uuid of await this.#port.interrupt()) this.steering.cancelled(uuid)
   }
 
   async #interrupted(): Promise<void> {

@@ -160,3 +160,32 @@ describe('drivers.md §4 item 13: resume in a second Claude Code process', () =>
     }
   })
 })
+
+describe('a halt from a tool point', () => {
+  it('ends the Claude Code turn `halted` with the reason, after Claude Code took the step’s results', async () => {
+    current = await driverHarness({
+      plugins: [
+        policy((kernel) => {
+          kernel.hooks.toolPreExecute.tap('policy', (decision, { call }) =>
+            JSON.stringify(call.input).includes('stop-here')
+              ? { kind: 'deny', reason: 'DEFERRED-FOR-REVIEW', halt: { reason: 'a human must review this command' } }
+              : decision,
+          )
+        }),
+      ],
+    })
+    const session = await current.kernel.startSession()
+    const result = await session.run(`Halt ${toolDirective('shell', { command: 'echo stop-here' })}`)
+    expect(result).toMatchObject({ status: 'halted', reason: 'a human must review this command' })
+    // As on the native loop, the model is not asked again in that turn; the denial is in the log.
+    expect(current.server.requests).toHaveLength(1)
+    const log = readLog(session.transcriptPath)
+    expect(log.some((event) => event.type === 'tool/result' && event.output === 'DEFERRED-FOR-REVIEW')).toBe(true)
+    expect(log.filter((event) => event.type === 'tool/call').map((event) => event.type === 'tool/call' && event.decision)).toEqual([
+      'deny-halt',
+    ])
+    expect(log.some((event) => event.type === 'notice' && event.text === 'turn halted: a human must review this command')).toBe(true)
+    // The session goes on.
+    expect((await session.run('And now?')).status).toBe('completed')
+  })
+})
