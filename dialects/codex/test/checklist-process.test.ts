@@ -308,10 +308,11 @@ describe('async handlers (items 43–44)', () => {
         ],
       },
       responses: {
-        'UserPromptSubmit-first.1.sleep': '0.35',
+        // Completion order by a file, not by sleeps: `first` finishes only after `second` has.
+        'UserPromptSubmit-first.1.waitfor': 'second-done',
         'UserPromptSubmit-first.1.stdout': context('finished second'),
-        'UserPromptSubmit-second.1.sleep': '0.1',
         'UserPromptSubmit-second.1.stdout': context('finished first'),
+        'UserPromptSubmit-second.1.touch': 'second-done',
       },
     })
     const session = await h.kernel.startSession()
