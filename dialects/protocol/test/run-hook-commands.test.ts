@@ -14,14 +14,12 @@ function spec(command: string, fields: Partial<HookCommandSpec> = {}): HookComma
 }
 
 describe('runHookCommands (real processes)', () => {
-  it('starts all handlers at once: three 1 s sleeps take about 1 s', async () => {
-    const started = performance.now()
+  it('starts all handlers at once: every one starts before any of them finishes', async () => {
     const results = await runHookCommands(runner, [spec('sleep 1; echo a'), spec('sleep 1; echo b'), spec('sleep 1; echo c')])
-    expect(performance.now() - started).toBeLessThan(2500)
     expect(results.map((r) => r.stdout)).toEqual(['a\n', 'b\n', 'c\n'])
     expect(results.every((r) => r.exitCode === 0)).toBe(true)
-    const starts = results.map((r) => r.startedAt)
-    expect(Math.max(...starts) - Math.min(...starts)).toBeLessThan(200)
+    // An ordering check, not a timing one (speed is in bench/): run one after another, the last would start after the first ended.
+    expect(Math.max(...results.map((r) => r.startedAt))).toBeLessThan(Math.min(...results.map((r) => r.completedAt)))
   })
 
   it('returns results in input order and records the finish order', async () => {
