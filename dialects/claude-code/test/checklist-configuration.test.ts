@@ -307,7 +307,12 @@ describe('checklist: unknown entries and handler types (claude-code-hooks.md §9
       neverFired.map((event) => [`${path}:${event}:0:0`, true]),
     )
     // Both are detached observers: which process records first is up to the machine, so no order is asserted.
-    expect(h.calls().map((call) => `${call.event}/${call.tag}`).sort()).toEqual(['Notification/fired', 'StopFailure/fired'])
+    expect(
+      h
+        .calls()
+        .map((call) => `${call.event}/${call.tag}`)
+        .sort(),
+    ).toEqual(['Notification/fired', 'StopFailure/fired'])
     const [notification] = h.calls('Notification')
     const [failure] = h.calls('StopFailure')
     expect(Object.keys(notification!.payload).slice(3)).toEqual(['prompt_id', 'hook_event_name', 'message', 'notification_type'])
