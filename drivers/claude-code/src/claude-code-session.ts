@@ -78,6 +78,8 @@ export class ClaudeCodeSession implements DriverSession {
       return { status: 'blocked', ...(reason === undefined ? {} : { reason }) }
     }
     this.#start(host)
+    // Interrupted while the prompt was being decided: nothing reaches Claude Code.
+    host.signal.throwIfAborted()
     const turn = new ClaudeCodeTurn(host, {
       submit: (message) => this.#submit(message),
       lifecycle: this.#lifecycle,
