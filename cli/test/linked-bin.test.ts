@@ -22,7 +22,7 @@ describe('the harness command after npm ci', () => {
   it('runs the README’s scripted example: one harmless command, then the answer', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'hk-readme-run-'))
     try {
-      const script = join(root, 'examples', 'scripts', 'hello.yaml')
+      const script = join(root, 'examples', 'quickstart', 'hello.yaml')
       const out = execFileSync(linked, ['run', '--cwd', cwd, '--model', `scripted:${script}`, 'Say hello'], { cwd: root, encoding: 'utf8' })
       expect(out.trim().split('\n').at(-1)).toBe('I ran one command and looked at where I am. That is all this script does.')
     } finally {
