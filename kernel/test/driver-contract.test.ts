@@ -9,7 +9,6 @@ import {
   type DriverCapabilities,
   type DriverSessionContext,
   definePlugin,
-  defineTool,
   type Entry,
   type Kernel,
   type KernelOptions,
@@ -26,7 +25,7 @@ import {
   userMessage,
 } from '@harness-kernel/kernel'
 import { afterEach, describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import { echoTool } from './helpers.js'
 
 // A test double of a driver: every turn runs one script, and the scripts use only the TurnHost API.
 
@@ -158,17 +157,7 @@ describe('a driver through the TurnHost', () => {
     const tools = definePlugin({
       name: 'echo-tool',
       setup(kernel) {
-        kernel.registerTool(
-          defineTool({
-            name: 'echo',
-            description: 'Echo the text.',
-            inputSchema: z.object({ text: z.string() }),
-            async execute({ text }) {
-              ran.push(text)
-              return { output: text, isError: false }
-            },
-          }),
-        )
+        kernel.registerTool(echoTool((text) => ran.push(text)))
         kernel.hooks.toolPreExecute.tap('deny-forbidden', (decision, { call }) =>
           (call.input as { text?: string }).text === 'forbidden' ? { kind: 'deny', reason: 'forbidden text is not allowed' } : decision,
         )

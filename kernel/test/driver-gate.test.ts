@@ -10,7 +10,6 @@ import {
   type Driver,
   type DriverSessionContext,
   definePlugin,
-  defineTool,
   type Kernel,
   KernelError,
   nativeDriver,
@@ -21,7 +20,7 @@ import {
 } from '@harness-kernel/kernel'
 import { scriptedModel } from '@harness-kernel/scripted-model'
 import { afterEach, describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import { echoTool } from './helpers.js'
 
 /** A driver that brings its own model and answers every turn with `ok`. */
 function ownModelDriver(overrides: Partial<Driver> = {}): Driver {
@@ -171,16 +170,7 @@ describe('the native driver', () => {
   const echo = definePlugin({
     name: 'echo-tool',
     setup(kernel) {
-      kernel.registerTool(
-        defineTool({
-          name: 'echo',
-          description: 'Echo the text.',
-          inputSchema: z.object({ text: z.string() }),
-          async execute({ text }) {
-            return { output: text, isError: false }
-          },
-        }),
-      )
+      kernel.registerTool(echoTool())
     },
   })
 

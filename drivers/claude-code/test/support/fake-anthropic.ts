@@ -172,6 +172,22 @@ export function lastUserMessage(request: RecordedRequest): MessageParam | undefi
   return (request.body.messages ?? []).findLast((m) => m.role === 'user')
 }
 
+/** The main-loop requests (those that offer tools), in order. */
+export function mainRequests(server: { requests: RecordedRequest[] }): RecordedRequest[] {
+  return server.requests.filter((request) => (request.body.tools ?? []).length > 0)
+}
+
+/** The blocks of the request's last user message, as `tool_result:<text>` / `text:<text>`. */
+export function lastUserBlocks(request: RecordedRequest): string[] {
+  const content = lastUserMessage(request)?.content ?? []
+  const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content
+  return blocks.map((block) => {
+    if (block.type !== 'tool_result') return `${block.type}:${block.text ?? ''}`
+    const inner = typeof block.content === 'string' ? block.content : (block.content ?? []).map((part) => part.text ?? '').join('')
+    return `tool_result:${inner}`
+  })
+}
+
 /** The names of the tools the request offers, in order. */
 export function toolsOf(request: RecordedRequest): string[] {
   return (request.body.tools ?? []).map((t) => t.name)

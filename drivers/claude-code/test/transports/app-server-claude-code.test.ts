@@ -6,13 +6,7 @@ import { AppServerClient, type AppServerClientOptions, type HostInputRequest } f
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { isolatedClaudeEnv } from '../support/claude-env.js'
 import { readLog, toolDirective } from '../support/driver-harness.js'
-import {
-  type ContentBlock,
-  type FakeAnthropic,
-  lastUserMessage,
-  type RecordedRequest,
-  startFakeAnthropic,
-} from '../support/fake-anthropic.js'
+import { type FakeAnthropic, lastUserBlocks, mainRequests, startFakeAnthropic } from '../support/fake-anthropic.js'
 
 /** The built CLI: `harness app-server --driver claude-code` runs as a real child process. */
 const BIN = fileURLToPath(new URL('../../../../cli/dist/bin.js', import.meta.url))
@@ -58,19 +52,6 @@ async function serve(options: AppServerClientOptions = {}): Promise<Running> {
   const entry = { client, server, dir }
   running.push(entry)
   return entry
-}
-
-const mainRequests = (server: FakeAnthropic) => server.requests.filter((request) => (request.body.tools ?? []).length > 0)
-
-/** The blocks of the request's last user message, as `tool_result:<text>` / `text:<text>`. */
-function lastUserBlocks(request: RecordedRequest): string[] {
-  const content = lastUserMessage(request)?.content ?? []
-  const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content
-  return blocks.map((block) => {
-    if (block.type !== 'tool_result') return `${block.type}:${block.text ?? ''}`
-    const inner = typeof block.content === 'string' ? block.content : (block.content ?? []).map((part) => part.text ?? '').join('')
-    return `tool_result:${inner}`
-  })
 }
 
 /** Index of the first block that contains `text`. */

@@ -5,26 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { FakeOmpAgent } from '../../../../transports/omp/test/fake-omp.js'
 import { steeringTool, texts } from '../../../../transports/omp/test/helpers.js'
 import { type DriverHarness, driverHarness, readLog, toolDirective } from '../support/driver-harness.js'
-import { type ContentBlock, lastUserMessage, type RecordedRequest } from '../support/fake-anthropic.js'
+import { lastUserBlocks, lastUserMessage, mainRequests } from '../support/fake-anthropic.js'
 
 let current: DriverHarness | undefined
 afterEach(async () => {
   await current?.dispose()
   current = undefined
 })
-
-const mainRequests = (harness: DriverHarness) => harness.server.requests.filter((request) => (request.body.tools ?? []).length > 0)
-
-/** The blocks of the request's last user message, as `tool_result:<text>` / `text:<text>`. */
-function lastUserBlocks(request: RecordedRequest): string[] {
-  const content = lastUserMessage(request)?.content ?? []
-  const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content
-  return blocks.map((block) => {
-    if (block.type !== 'tool_result') return `${block.type}:${block.text ?? ''}`
-    const inner = typeof block.content === 'string' ? block.content : (block.content ?? []).map((part) => part.text ?? '').join('')
-    return `tool_result:${inner}`
-  })
-}
 
 const parse = (text: string): SessionEvent[] =>
   text
@@ -50,7 +37,7 @@ describe('ompSteering on the Claude Code driver', () => {
 
     expect(result.status).toBe('completed')
     expect(result.lastAssistantMessage).toMatch(/^FINAL reply to request #\d+$/)
-    const main = mainRequests(current)
+    const main = mainRequests(current.server)
     expect(main).toHaveLength(2)
     const blocks = lastUserBlocks(main[1]!)
     const toolResult = blocks.indexOf('tool_result:worked')
@@ -106,14 +93,14 @@ describe('ompSteering on the Claude Code driver', () => {
     expect(call.claims).toHaveLength(0)
 
     agent.push('one more thing')
-    const before = mainRequests(current).length
+    const before = mainRequests(current.server).length
     const second = await session.run('and now')
     expect(second.status).toBe('completed')
     expect(call.claims).toHaveLength(1)
     expect(call.settlements).toEqual(['accept'])
     expect(texts(agent.accepted)).toEqual(['one more thing'])
     // The turn's first request carries the prompt and the queued message together.
-    const opening = mainRequests(current)[before]!
+    const opening = mainRequests(current.server)[before]!
     const text = JSON.stringify(lastUserMessage(opening))
     expect(text).toContain('and now')
     expect(text).toContain('one more thing')
