@@ -44,8 +44,8 @@ for (const file of packed) {
   if (listing.includes('.tsbuildinfo')) throw new Error(`${file} ships a build-info file`)
 }
 
-// The Claude Code driver brings a 400 MB binary and is an optional peer of the CLI: the projects leave it out.
-const installed = packed.filter((file) => !file.includes('driver-claude-code'))
+// The Claude Code and Codex drivers each bring a 400 MB binary and are optional peers of the CLI: the projects leave them out.
+const installed = packed.filter((file) => !file.includes('driver-claude-code') && !file.includes('driver-codex'))
 
 const main = `import { createKernel, definePlugin } from '@harness-kernel/kernel'
 import { scriptedModel } from '@harness-kernel/scripted-model'

@@ -8,7 +8,9 @@ import { claudeCodeOverheadBench } from './claude-code-overhead.bench.js'
 import { claudeCodeSteerBench } from './claude-code-steer.bench.js'
 import { claudeCodeRealBench } from './claude-code-vs-real.bench.js'
 import { codexConcurrencyBench } from './codex-concurrency.bench.js'
+import { codexDriverStepsBench } from './codex-driver-steps.bench.js'
 import { codexHookOverheadBench } from './codex-hook-overhead.bench.js'
+import { codexSteerBench } from './codex-steer.bench.js'
 import { codexRealBench } from './codex-vs-real.bench.js'
 import { dispatchBench } from './dispatch.bench.js'
 import { dispatchBreakdownBench } from './dispatch-breakdown.bench.js'
@@ -19,8 +21,9 @@ import { sessionLogBench } from './session-log.bench.js'
 import { startupBench } from './startup.bench.js'
 
 /**
- * `node bench/dist/run.js [name…]`: the default set when none is named; `dispatch-breakdown`, the `*-real` ones and
- * `claude-code-driver-steps` (about a minute of `claude -p` runs) are opt-in.
+ * `node bench/dist/run.js [name…]`: the default set when none is named; `dispatch-breakdown`, the `*-real` ones,
+ * `claude-code-driver-steps` (about a minute of `claude -p` runs) and `codex-driver-steps` (the same with `codex exec`)
+ * are opt-in.
  */
 const BENCHES: Record<string, () => Promise<Section>> = {
   dispatch: () => dispatchBench({ ops: 200_000, warmup: 2, samples: 7 }),
@@ -35,6 +38,8 @@ const BENCHES: Record<string, () => Promise<Section>> = {
   'claude-code-real': () => claudeCodeRealBench({ calls: 40, reps: 8, kernelReps: 10 }),
   'claude-code-steer': () => claudeCodeSteerBench({ turns: 20, warmup: 2 }),
   'claude-code-driver-steps': () => claudeCodeDriverStepsBench({ calls: 10, reps: 10, claudeReps: 10 }),
+  'codex-steer': () => codexSteerBench({ turns: 20, warmup: 2, deltas: 20, deltaMs: 10 }),
+  'codex-driver-steps': () => codexDriverStepsBench({ calls: 10, reps: 8, execReps: 8 }),
   startup: () => startupBench({ runs: 15, warmup: 2 }),
   'app-server': () => appServerBench({ steps: 2000, runs: 5, threadSteps: 500, threads: 8, concurrencyRuns: 4, warmupSteps: 300 }),
 }
@@ -49,8 +54,9 @@ const DEFAULT = [
   'claude-code-overhead',
   'claude-code-concurrency',
   'app-server',
-  // Last: it loads the Agent SDK into this process and runs Claude Code beside it.
+  // Last: they load a driver into this process and run Claude Code or Codex beside it.
   'claude-code-steer',
+  'codex-steer',
 ]
 /** Print order. */
 const ORDER = [
@@ -68,6 +74,8 @@ const ORDER = [
   'claude-code-real',
   'claude-code-steer',
   'claude-code-driver-steps',
+  'codex-steer',
+  'codex-driver-steps',
 ]
 
 const chosen = process.argv.slice(2)

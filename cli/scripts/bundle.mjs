@@ -24,5 +24,14 @@ await build({
   minifySyntax: true,
   // CommonJS dependencies inside an ES module bundle still call require() for Node's builtins.
   banner: { js: "import { createRequire as __harnessRequire } from 'node:module'; const require = __harnessRequire(import.meta.url);" },
-  external: ['@anthropic-ai/claude-agent-sdk', '@anthropic-ai/claude-agent-sdk-*', '@modelcontextprotocol/sdk', 'tsx', 'esbuild'],
+  // The Codex driver stays a package of its own: it finds the Codex binary next to itself, and when it is not installed
+  // `--driver codex` says how to install it.
+  external: [
+    '@anthropic-ai/claude-agent-sdk',
+    '@anthropic-ai/claude-agent-sdk-*',
+    '@modelcontextprotocol/sdk',
+    '@harness-kernel/driver-codex',
+    'tsx',
+    'esbuild',
+  ],
 })

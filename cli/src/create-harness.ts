@@ -10,6 +10,7 @@ import type { HarnessConfig } from './config/define-config.js'
 import { loadConfig } from './config/load-config.js'
 import {
   claudeCodeModelName,
+  codexModelName,
   DEFAULT_DRIVER,
   type DriverOption,
   driverOwnsModel,
@@ -26,17 +27,21 @@ export interface CreateHarnessOptions {
   config?: string | HarnessConfig
   /**
    * A model spec (`scripted:FILE`, …); overrides the config's `model` and `HARNESS_MODEL`. With the claude-code driver,
-   * Claude Code's model name (`claude-sonnet-4-5`, or `anthropic:claude-sonnet-4-5`); a spec of another provider is an error.
+   * Claude Code's model name (`claude-sonnet-4-5`, or `anthropic:claude-sonnet-4-5`); with the codex driver, Codex's
+   * (`openai:gpt-5.1-codex`, or `gpt-5.1-codex`); a spec of another provider is an error.
    */
   model?: string
   /**
-   * The driver: `'native'`, `'claude-code'` or a `Driver` object; overrides the config's `driver`. Default: the config's,
+   * The driver: `'native'`, `'claude-code'`, `'codex'` or a `Driver` object; overrides the config's `driver`. Default: the config's,
    * else whatever the plugins provide (the kernel's own loop unless one provides a `driver`).
    */
   driver?: DriverOption
   /** Overrides the config's `sessionsDir`. Default `<cwd>/.harness/sessions`. */
   sessionsDir?: string
-  /** Where `HARNESS_MODEL` is read, and the environment a driven program (Claude Code) gets. Default `process.env`. */
+  /**
+   * Where `HARNESS_MODEL` is read, and the environment a driven program (Claude Code, Codex) gets; the codex driver's
+   * endpoint (`OPENAI_BASE_URL`) and key (`OPENAI_API_KEY`) are read here too. Default `process.env`.
+   */
   env?: Record<string, string | undefined>
   /** Added after the configured plugins (the CLI's progress reporter, a transport, …). */
   plugins?: readonly Plugin[]
@@ -63,7 +68,7 @@ export interface Harness {
   /** The config file used, if any. */
   readonly configPath: string | undefined
   readonly config: HarnessConfig
-  /** The model spec in effect, if any (with the claude-code driver: Claude Code's model name, if one was given). */
+  /** The model spec in effect, if any (with the claude-code or codex driver: that program's model name, if one was given). */
   readonly model: string | undefined
   /** The id of the driver in effect: `native` unless `--driver`, the config or a plugin chose another. */
   readonly driver: string
@@ -80,7 +85,7 @@ export function noModelMessage(env: Record<string, string | undefined>, lead = '
  * Composes a kernel from a config and flags. Without config plugins: the defaults, `tools()`, `codexHooks()`,
  * `claudeCodeHooks()` and the model. With them: those plugins (the defaults are theirs to spread), plus the model plugin when a spec is in
  * effect (it is added last, so it wins). A chosen driver (`driver`, else the config's) is added after them as `useDriver()`; a driver
- * that brings its own model (claude-code) needs no model plugin, and the model spec names its model instead. Resolves once every
+ * that brings its own model (claude-code, codex) needs no model plugin, and the model spec names its model instead. Resolves once every
  * plugin is set up.
  */
 export async function createHarness(options: CreateHarnessOptions = {}): Promise<Harness> {
@@ -112,8 +117,10 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
   const driverPlugin = driverObject === undefined ? undefined : useDriver(driverObject)
   const driverId = driverObject?.id ?? DEFAULT_DRIVER
   // Where the driver brings its own model, Codex's payloads name that model when it is known (else the dialect names the driver).
-  const claudeModel = ownModel ? (model ?? (env.ANTHROPIC_MODEL?.trim() || undefined)) : undefined
-  const codexDefaults = claudeModel === undefined ? {} : { model: claudeModel }
+  const drivenModel = ownModel
+    ? (model ?? (driverChoice === 'claude-code' ? env.ANTHROPIC_MODEL?.trim() || undefined : undefined))
+    : undefined
+  const codexDefaults = drivenModel === undefined ? {} : { model: drivenModel }
   const codexPlugin =
     options.codex === false ? undefined : codexHooks(defaultCodexHooksOptions(cwd, env, { ...codexDefaults, ...options.codex }))
   const claudeCodePlugin =
@@ -185,7 +192,7 @@ function chosenDriver(flag: DriverOption | undefined, configured: DriverOption |
   return typeof configured === 'string' ? parseDriverName(configured, `${where}: "driver"`) : configured
 }
 
-/** The model name for a driver that brings its own model; only the claude-code driver takes one from the CLI. */
+/** The model name for a driver that brings its own model; only the drivers named by the CLI (claude-code, codex) take one from it. */
 function modelOfOwnDriver(
   driver: DriverOption,
   flag: string | undefined,
@@ -196,8 +203,9 @@ function modelOfOwnDriver(
   if (spec === undefined) return undefined
   const from = flag !== undefined ? '--model' : `${where}: "model"`
   if (driver === 'claude-code') return claudeCodeModelName(spec, from)
+  if (driver === 'codex') return codexModelName(spec, from)
   const id = typeof driver === 'string' ? driver : driver.id
   throw new CliError(
-    `${from} "${spec}": the ${id} driver given as an object brings its own model; set the model in its options instead (e.g. claudeCodeDriver({ model }))`,
+    `${from} "${spec}": the ${id} driver given as an object brings its own model; set the model in its options instead (e.g. claudeCodeDriver({ model }) or codexDriver({ model }))`,
   )
 }

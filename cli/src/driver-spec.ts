@@ -4,16 +4,19 @@ import { CliError } from './cli-error.js'
 import { modelProviders } from './model-spec.js'
 
 /** The drivers `--driver` and the config's `driver` can name. */
-export type DriverName = 'native' | 'claude-code'
+export type DriverName = 'native' | 'claude-code' | 'codex'
 
 /** The config's `driver` (and `createHarness`'s): a name, or a `Driver` object for programmatic configs. */
 export type DriverOption = DriverName | Driver
 
 export interface DriverContext {
   cwd: string
-  /** The CLI's environment: handed to the driven program (Claude Code reads its endpoint, key and model there). */
+  /**
+   * The CLI's environment: handed to the driven program (Claude Code reads its endpoint, key and model there; Codex its
+   * key, `OPENAI_API_KEY`, while the `codex` entry reads Codex's endpoint there, `OPENAI_BASE_URL`).
+   */
   env: Record<string, string | undefined>
-  /** The model name for a driver that brings its own model (`claude-code`: `--model claude-sonnet-4-5`). */
+  /** The model name for a driver that brings its own model (`claude-code`: `--model claude-sonnet-4-5`; `codex`: `--model gpt-5.1-codex`). */
   model?: string
 }
 
@@ -27,6 +30,11 @@ export interface DriverEntry {
 }
 
 export const DEFAULT_DRIVER: DriverName = 'native'
+
+/** Codex's endpoint under `--driver codex` when `OPENAI_BASE_URL` is not set. */
+export const CODEX_DEFAULT_BASE_URL = 'https://api.openai.com/v1'
+/** The variable Codex reads its key from under `--driver codex`. */
+export const CODEX_KEY_VARIABLE = 'OPENAI_API_KEY'
 
 export const drivers: Readonly<Record<DriverName, DriverEntry>> = {
   native: {
@@ -45,6 +53,30 @@ export const drivers: Readonly<Record<DriverName, DriverEntry>> = {
         throw new CliError('--driver claude-code needs the Claude Code driver: npm install @harness-kernel/driver-claude-code')
       })
       return claudeCodeDriver({ env, ...(model === undefined ? {} : { model }) })
+    },
+  },
+  codex: {
+    description:
+      'each turn runs inside Codex (codex app-server), which brings its model: --model openai:MODEL or MODEL, from OPENAI_BASE_URL (any Responses API) with OPENAI_API_KEY',
+    ownModel: true,
+    async create({ env, model }) {
+      // Loaded lazily: the Codex driver stays out of runs on other drivers; Codex itself starts at a session's first turn.
+      const { codexDriver } = await import('@harness-kernel/driver-codex').catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ERR_MODULE_NOT_FOUND') throw error
+        throw new CliError('--driver codex needs the Codex driver: npm install @harness-kernel/driver-codex')
+      })
+      const baseUrl = env.OPENAI_BASE_URL?.trim() || CODEX_DEFAULT_BASE_URL
+      if (!/^https?:\/\//i.test(baseUrl)) {
+        throw new CliError(
+          `--driver codex: OPENAI_BASE_URL must be an http(s) URL (a Responses API, e.g. ${CODEX_DEFAULT_BASE_URL}), not ${JSON.stringify(baseUrl)}`,
+        )
+      }
+      if (!env[CODEX_KEY_VARIABLE]?.trim()) {
+        throw new CliError(
+          `--driver codex needs an API key for Codex's provider (${baseUrl}): set ${CODEX_KEY_VARIABLE} (any value for a server that takes none)`,
+        )
+      }
+      return codexDriver({ env, provider: { baseUrl, envKey: CODEX_KEY_VARIABLE }, ...(model === undefined ? {} : { model }) })
     },
   },
 }
@@ -98,5 +130,24 @@ export function claudeCodeModelName(spec: string, where: string): string {
     )
   }
   if (name === '') throw new CliError(`${where} "${spec}": expected a Claude model name, e.g. claude-sonnet-4-5`)
+  return name
+}
+
+/**
+ * The model name for `--driver codex`, from `--model` or the config's `model`: `openai:MODEL` or a bare `MODEL`, the name
+ * Codex asks its Responses provider for (`OPENAI_BASE_URL`). A spec of another provider (`anthropic:`, `scripted:`, …) is a
+ * usage error: Codex samples only its own model.
+ */
+export function codexModelName(spec: string, where: string): string {
+  const colon = spec.indexOf(':')
+  const provider = colon === -1 ? '' : spec.slice(0, colon).trim()
+  const name = (provider === 'openai' ? spec.slice(colon + 1) : spec).trim()
+  if (provider !== 'openai' && Object.hasOwn(modelProviders, provider)) {
+    throw new CliError(
+      `${where} "${spec}" names the ${provider} provider, but the codex driver runs Codex, which brings its own model: ` +
+        "pass a model of Codex's Responses provider (e.g. --model openai:gpt-5.1-codex; the endpoint is OPENAI_BASE_URL), or no --model for Codex's default",
+    )
+  }
+  if (name === '') throw new CliError(`${where} "${spec}": expected a model name, e.g. openai:gpt-5.1-codex`)
   return name
 }

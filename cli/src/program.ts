@@ -12,7 +12,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 export function buildProgram(io: CliIo, exit: (code: number) => void): Command {
   const program = new Command('harness')
     .description(
-      "Run a coding-agent harness composed of kernel plugins (on the kernel's own loop or inside Claude Code), inspect its sessions, manage and try out the user's Codex and Claude Code hooks, and serve the App Server protocol.",
+      "Run a coding-agent harness composed of kernel plugins (on the kernel's own loop, inside Claude Code or inside Codex), inspect its sessions, manage and try out the user's Codex and Claude Code hooks, and serve the App Server protocol.",
     )
     .version(version)
     .exitOverride()

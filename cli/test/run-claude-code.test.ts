@@ -135,14 +135,15 @@ describe('harness run --driver claude-code', () => {
     expect(lines[0]).toBe('harness: unknown driver "nope" (--driver); the drivers are:')
     expect(lines[1]).toMatch(/^ {2}native {7}the kernel's own loop/)
     expect(lines[2]).toMatch(/^ {2}claude-code {2}each turn runs inside Claude Code/)
+    expect(lines[3]).toMatch(/^ {2}codex {8}each turn runs inside Codex/)
   })
 
   it('a config with an unknown driver name is invalid (exit 2)', async () => {
-    const cwd = project({ 'harness.config.mjs': "export default { driver: 'codex' }\n" })
+    const cwd = project({ 'harness.config.mjs': "export default { driver: 'nope' }\n" })
     const result = await harness(['run', 'hello'], { cwd })
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(
-      `"driver": expected 'native' or 'claude-code', or a Driver object (useDriver's argument, e.g. claudeCodeDriver({ ... })), got "codex"`,
+      `"driver": expected 'native', 'claude-code' or 'codex', or a Driver object (useDriver's argument, e.g. claudeCodeDriver({ ... })), got "nope"`,
     )
   })
 

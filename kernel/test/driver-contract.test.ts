@@ -9,6 +9,7 @@ import {
   type DriverCapabilities,
   type DriverSessionContext,
   definePlugin,
+  defineTool,
   type Entry,
   type Kernel,
   type KernelOptions,
@@ -25,6 +26,7 @@ import {
   userMessage,
 } from '@harness-kernel/kernel'
 import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { echoTool } from './helpers.js'
 
 // A test double of a driver: every turn runs one script, and the scripts use only the TurnHost API.
@@ -387,6 +389,83 @@ describe('a driver through the TurnHost', () => {
     expect(notices.map((event) => event.text)).toEqual([
       'turn stopped after 0 consecutive continuations by agent/turn-stopping (maxStopContinuations 0)',
     ])
+  })
+})
+
+describe('a live driver through the TurnHost', () => {
+  it('waitForInput() wakes for input a mid-turn boundary may claim, not for input only the next turn may take', async () => {
+    const wakes: string[] = []
+    let receipts: SteerReceipt[] = []
+    const { driver } = double([
+      async (request, host) => {
+        await startTurn(request, host)
+        const waiting = new AbortController()
+        const woke = host.waitForInput(waiting.signal).then(() => wakes.push('woke'))
+        receipts = [host.session.steer('later', { when: 'next-turn' })]
+        await new Promise((resolve) => setImmediate(resolve))
+        wakes.push('after next-turn input')
+        receipts.push(host.session.steer('now please'))
+        await woke
+        const claimed = await host.claim({ kind: 'sampling', step: 2 })
+        const entry = await host.enter({ step: 2, messages: claimed.messages, claimed })
+        entry.record()
+        // Nothing claimable is left: a wait ends only when its own signal aborts.
+        const quiet = new AbortController()
+        const idle = host.waitForInput(quiet.signal).then(() => wakes.push('aborted'))
+        quiet.abort()
+        await idle
+        return { status: 'completed' }
+      },
+    ])
+    const kernel = kernelOn(driver)
+    const session = await kernel.startSession()
+    const result = await session.run('go')
+    expect(result.status).toBe('completed')
+    expect(wakes).toEqual(['after next-turn input', 'woke', 'aborted'])
+    await expect(receipts[1]).resolves.toMatchObject({ state: 'recorded' })
+    expect(flatten(result.messages)).toEqual(['user:go', 'user:now please'])
+  })
+
+  it('runTool() with a signal of its own: aborting it stops that call alone, the turn goes on', async () => {
+    const started = deferred()
+    const tools = definePlugin({
+      name: 'slow-tool',
+      setup(kernel) {
+        kernel.registerTool(
+          defineTool({
+            name: 'wait',
+            description: 'Waits until aborted.',
+            inputSchema: z.object({}),
+            execute: (_input, { signal }) =>
+              new Promise((resolve) => {
+                signal.addEventListener('abort', () => resolve({ output: 'stopped', isError: true }), { once: true })
+                started.resolve()
+              }),
+          }),
+        )
+      },
+    })
+    const outcomes: ToolOutcome[] = []
+    const { driver } = double([
+      async (request, host) => {
+        await startTurn(request, host)
+        const call = { id: 'w1', name: 'wait', input: {} }
+        host.recordMessage(assistantMessage([{ type: 'tool_call', ...call }]))
+        const cancel = new AbortController()
+        const running = host.runTool(call, 1, { signal: cancel.signal })
+        await started.promise
+        cancel.abort()
+        outcomes.push(await running)
+        host.recordToolResult(1, call.id, outcomes[0]!.result)
+        host.recordMessage(assistantMessage([{ type: 'text', text: 'went on' }]))
+        return { status: 'completed' }
+      },
+    ])
+    const kernel = kernelOn(driver, [tools])
+    const session = await kernel.startSession()
+    const result = await session.run('go')
+    expect(result).toMatchObject({ status: 'completed', lastAssistantMessage: 'went on' })
+    expect(outcomes.map((outcome) => outcome.result.output)).toEqual(['stopped'])
   })
 })
 

@@ -43,10 +43,20 @@ describe('InProcessSteeringSource', () => {
     expect(() => claim!.reject()).toThrow('steering claim settled twice')
   })
 
-  it('next-turn items wait for a turn start; wait() resolves without consuming', async () => {
+  it('next-turn items wait for a turn start; wait() resolves only for input a mid-turn boundary can claim, without consuming', async () => {
     const source = new InProcessSteeringSource()
     source.push('later', { when: 'next-turn' })
-    await source.wait(signal)
+    let woke = false
+    const waiting = source.wait(signal).then(() => {
+      woke = true
+    })
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(woke).toBe(false)
+    source.push('now')
+    await waiting
+    const midTurn = await source.claim(at('sampling', 2), signal)
+    expect(midTurn!.items.map((item) => item.text)).toEqual(['now'])
+    midTurn!.accept()
     expect(await source.claim(at('sampling', 2), signal)).toBeUndefined()
     expect(await source.claim(at('final', 1), signal)).toBeUndefined()
     expect(source.hasClaimable(false)).toBe(false)

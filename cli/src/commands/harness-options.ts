@@ -9,7 +9,7 @@ import { MODEL_USAGE } from '../model-spec.js'
 /** The flags every command that composes a harness takes (`run`, `app-server`). */
 export interface HarnessOptions {
   model?: string
-  /** `--driver NAME`: `native` or `claude-code`. */
+  /** `--driver NAME`: `native`, `claude-code` or `codex`. */
   driver?: string
   config?: string
   sessionsDir?: string
@@ -27,11 +27,11 @@ export function withHarnessOptions(command: Command): Command {
   return command
     .option(
       '--model <spec>',
-      `the model: ${MODEL_USAGE.replace('--model ', '')} (default: the config's, else HARNESS_MODEL); with --driver claude-code, a Claude model name such as claude-sonnet-4-5 (default: the config's, else Claude Code's own)`,
+      `the model: ${MODEL_USAGE.replace('--model ', '')} (default: the config's, else HARNESS_MODEL); with --driver claude-code, a Claude model name such as claude-sonnet-4-5 (default: the config's, else Claude Code's own); with --driver codex, openai:MODEL or MODEL, Codex's model (default: the config's, else Codex's own)`,
     )
     .option(
       '--driver <name>',
-      "what runs each turn: native (the kernel's own loop) or claude-code (Claude Code through the Agent SDK, with its own model); default: the config's, else native",
+      "what runs each turn: native (the kernel's own loop), claude-code (Claude Code through the Agent SDK, with its own model) or codex (Codex through codex app-server, with its own model from OPENAI_BASE_URL and OPENAI_API_KEY); default: the config's, else native",
     )
     .option('--config <file>', 'a config file (default: harness.config.{mjs,js,ts,mts} in the working directory)')
     .option('--sessions-dir <dir>', 'where session logs go (default: .harness/sessions)')

@@ -7,10 +7,10 @@ export interface ConfigContext {
   cwd: string
   /**
    * The model in effect, if any. On the native driver: the spec (`--model`, else the config's `model`, else
-   * `HARNESS_MODEL`). On the claude-code driver: Claude Code's model name (`--model`, else the config's `model`).
+   * `HARNESS_MODEL`). On the claude-code or codex driver: that program's model name (`--model`, else the config's `model`).
    */
   model: string | undefined
-  /** The id of the driver in effect (`--driver`, else the config's `driver`): `native`, `claude-code`, or a config driver's id. */
+  /** The id of the driver in effect (`--driver`, else the config's `driver`): `native`, `claude-code`, `codex`, or a config driver's id. */
   driver: string
   /**
    * The default harness: `tools()`, `codexHooks()` (with the CLI's `--codex-home` and trust flags), `claudeCodeHooks()`
@@ -28,12 +28,14 @@ export interface HarnessConfig extends Omit<KernelOptions, 'cwd'> {
   plugins?: PluginsOption
   /**
    * A model spec with the syntax of `--model` (`scripted:FILE`, …); `--model` overrides it. With the claude-code driver,
-   * Claude Code's model name (`claude-sonnet-4-5`, or `anthropic:claude-sonnet-4-5`).
+   * Claude Code's model name (`claude-sonnet-4-5`, or `anthropic:claude-sonnet-4-5`); with the codex driver, Codex's
+   * (`openai:gpt-5.1-codex`, or `gpt-5.1-codex`).
    */
   model?: string
   /**
    * The driver that runs each turn: `'native'` (the kernel's own loop, the default), `'claude-code'` (each turn runs inside
-   * Claude Code), or a `Driver` object (e.g. `claudeCodeDriver({ ... })` with options of your own). `--driver` overrides it.
+   * Claude Code), `'codex'` (each turn runs inside Codex), or a `Driver` object (e.g. `claudeCodeDriver({ ... })` or
+   * `codexDriver({ ... })` with options of your own). `--driver` overrides it.
    */
   driver?: DriverOption
 }

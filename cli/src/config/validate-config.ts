@@ -10,7 +10,7 @@ const checks: Record<keyof HarnessConfig, Check> = {
   driver: (value) =>
     isDriverName(value) || isDriverObject(value)
       ? undefined
-      : `expected ${DRIVER_NAMES.map((name) => `'${name}'`).join(' or ')}, or a Driver object (useDriver's argument, e.g. claudeCodeDriver({ ... }))`,
+      : `expected ${orList(DRIVER_NAMES.map((name) => `'${name}'`))}, or a Driver object (useDriver's argument, e.g. claudeCodeDriver({ ... }))`,
   system: isString,
   sessionsDir: isString,
   maxStopContinuations: (value) => (typeof value === 'number' && value >= 0 ? undefined : 'expected a number >= 0'),
@@ -33,6 +33,11 @@ export function validateConfig(value: unknown): HarnessConfig {
     if (problem) throw new Error(`"${key}": ${problem}, got ${describe(field)}`)
   }
   return value as HarnessConfig
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+function orList(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`
 }
 
 function describe(value: unknown): string {

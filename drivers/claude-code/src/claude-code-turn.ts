@@ -89,7 +89,7 @@ export class ClaudeCodeTurn {
     this.#kernelCalls.add(call.id)
     let outcome: Awaited<ReturnType<TurnHost['runTool']>>
     try {
-      outcome = await host.runTool({ id: call.id, name: call.name, input: call.input }, step)
+      outcome = await host.runTool({ id: call.id, name: call.name, input: call.input }, step, { signal: call.signal })
     } catch (error) {
       // A tap broke (not a denial): as on the native loop, the turn fails with it; the model gets an error result.
       this.#broken ??= error

@@ -5,6 +5,7 @@ import type { SessionRuntime } from '../session-runtime.js'
 import type { ToolCall, TurnInfo } from '../session-types.js'
 import { claimBoundary, type HeldClaim, rejectUnsettled } from '../steering/boundary-claims.js'
 import { claimedMessages, settleClaims, steeringItemIdOf } from '../steering/settle-claims.js'
+import type { SteeringSource } from '../steering/types.js'
 import { permission, runToolCall } from '../tool-step.js'
 import type { Admission, ClaimedInput, Entry, StopOutcome, TurnHost } from './types.js'
 
@@ -43,6 +44,7 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
       // Not `isUsed()`: the kernel's own register interceptor makes every hook "used".
       return rt.hooks.modelDelta.taps.length > 0
     },
+    waitForInput: (waitSignal) => waitForAnySource(rt.steeringSources, AbortSignal.any([signal, waitSignal])),
     async claim({ kind, step: number }) {
       const claims = await claimBoundary(rt.steeringSources, { kind, sessionId: rt.session.id, turnId: turn.id, step: number }, signal)
       held.push(...claims)
@@ -67,7 +69,8 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
       return entry
     },
     recordMessage: (message) => rt.recordMessage(turn.id, message),
-    runTool: (call: ToolCall, number) => runToolCall(rt, step(number), call),
+    runTool: (call: ToolCall, number, options) =>
+      runToolCall(rt, options?.signal ? { ...step(number), signal: AbortSignal.any([signal, options.signal]) } : step(number), call),
     preExecute: (call, number) => rt.hooks.toolPreExecute.promise({ kind: 'allow' }, { ...step(number), call }),
     permission: (call, number, reason) =>
       permission(rt, { ...step(number), call }, { kind: 'ask', ...(reason === undefined ? {} : { reason }) }),
@@ -107,6 +110,17 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
   runtimes.set(host, rt)
   openEntries.set(host, new Set())
   return host
+}
+
+/** The first source's `wait` to resolve; the others' waits are released. */
+async function waitForAnySource(sources: readonly SteeringSource[], signal: AbortSignal): Promise<void> {
+  const done = new AbortController()
+  const until = AbortSignal.any([signal, done.signal])
+  try {
+    await Promise.race(sources.map((source) => source.wait(until)))
+  } finally {
+    done.abort()
+  }
 }
 
 function entryOf(

@@ -144,14 +144,23 @@ export interface TurnHost {
   takeSessionHalt(): Halt | undefined
   /** True when a tap watches `model/delta`: only then is streaming text worth forwarding. */
   readonly wantsDeltas: boolean
+  /**
+   * Resolves when a steering source may have input to claim mid-turn (or `signal` aborted): for a driver
+   * that steers `live`, between its boundaries. It may resolve with nothing to claim; an empty claim then
+   * costs nothing, and a driver should not claim again before new input arrives or a boundary passes.
+   */
+  waitForInput(signal: AbortSignal): Promise<void>
   /** Claims every steering source at a boundary this driver declared (or the turn start). */
   claim(boundary: { readonly kind: BoundaryKind; readonly step: number }): Promise<ClaimedInput>
   /** Runs `agent/pre-step` over new input (a turn's prompt or claimed steering input). */
   enter(input: { readonly step: number; readonly messages: readonly Message[]; readonly claimed?: ClaimedInput }): Promise<Entry>
   /** Records a model message (assistant text and tool calls) in the log. */
   recordMessage(message: Message): void
-  /** Runs one kernel tool call; logs the call and its decision, not its result. */
-  runTool(call: ToolCall, step: number): Promise<ToolOutcome>
+  /**
+   * Runs one kernel tool call; logs the call and its decision, not its result. `signal` (besides the
+   * turn's) stops this call alone: the program cancelled it, or its turn ended before the call did.
+   */
+  runTool(call: ToolCall, step: number, options?: { readonly signal?: AbortSignal }): Promise<ToolOutcome>
   /**
    * For a tool the program runs itself (a built-in): `tools/pre-execute` alone. `ask` is for
    * `permission`; the program executes the call.

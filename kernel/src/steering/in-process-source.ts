@@ -67,9 +67,10 @@ export class InProcessSteeringSource implements SteeringSource {
   }
 
   wait(signal: AbortSignal): Promise<void> {
-    if (this.#queue.length > 0 || signal.aborted) return Promise.resolve()
+    if (this.hasClaimable(false) || signal.aborted) return Promise.resolve()
     return new Promise((resolve) => {
       const done = () => {
+        if (!this.hasClaimable(false) && !signal.aborted) return
         signal.removeEventListener('abort', done)
         this.#waiters.delete(done)
         resolve()

@@ -36,6 +36,10 @@ export interface SteeringSource {
   readonly transport?: string
   /** Optional: the boundary kinds this source expects to be claimed at; a driver without one gets a notice. */
   readonly boundaries?: readonly BoundaryKind[]
+  /**
+   * Resolves when the source may have input to claim at a mid-turn boundary (input only a new turn may
+   * take does not count), or when `signal` aborts. A live driver waits on it between boundaries.
+   */
   wait(signal: AbortSignal): Promise<void>
   claim(boundary: Boundary, signal: AbortSignal): Promise<SteeringClaim | undefined>
 }

@@ -1,0 +1,8 @@
+export { CODEX_CAPABILITIES } from './capabilities.js'
+export { codexDriver } from './codex-driver.js'
+export { codexExecutable } from './codex-executable.js'
+export { CodexSession } from './codex-session.js'
+export { UNINTERCEPTABLE_BUILTINS } from './dynamic-tools.js'
+export type { ProtocolMessage } from './json-rpc-connection.js'
+export type { CodexApprovalPolicy, CodexDriverOptions, CodexProvider, CodexSandbox } from './options.js'
+export { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STEER_TIMEOUT_MS } from './options.js'

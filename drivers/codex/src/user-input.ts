@@ -1,0 +1,28 @@
+import type { Message } from '@harness-kernel/kernel'
+import { textOf } from '@harness-kernel/kernel'
+
+export interface TextInput {
+  type: 'text'
+  text: string
+  text_elements: []
+}
+
+/** Codex's `UserInput[]` for kernel user messages: one text input each. */
+export function userInputs(messages: readonly Message[]): TextInput[] {
+  return messages.map((message) => ({ type: 'text', text: textOf(message), text_elements: [] }))
+}
+
+/** `thread/inject_items`: developer context as Responses items, roles kept. */
+export function contextItems(messages: readonly Message[]): unknown[] {
+  return messages.map((message) => ({
+    type: 'message',
+    role: message.role === 'user' ? 'user' : 'developer',
+    content: [{ type: 'input_text', text: textOf(message) }],
+  }))
+}
+
+/** The kernel steering item id a message carries, if any. */
+export function steeringItemIdOf(message: Message): string | undefined {
+  const id = message.meta?.steeringItemId
+  return typeof id === 'string' ? id : undefined
+}
