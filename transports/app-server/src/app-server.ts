@@ -6,6 +6,8 @@ import { AppThread, type SteerOnTurnEnd } from './app-thread.js'
 import { AppServerBridge, type KernelFactory } from './bridge.js'
 import { type HostChannel, type ServerRequestEntry, ServerRequestLedger } from './host-channel.js'
 import { type HostInputSettings, negotiateHostInput } from './host-input-protocol.js'
+import { EXTRA_METHODS } from './methods/index.js'
+import type { MethodContext } from './methods/method-context.js'
 import {
   hooksListParamsSchema,
   initializeParamsSchema,
@@ -25,7 +27,8 @@ import { turnsFromEvents, type WireTurn } from './wire-items.js'
 
 export const SERVER_VERSION = '0.1.0'
 
-export const METHODS = [
+/** Every method the server answers: the core ones here, the rest from `methods/`. */
+export const METHODS: readonly string[] = [
   'initialize',
   'thread/start',
   'thread/resume',
@@ -34,7 +37,8 @@ export const METHODS = [
   'turn/interrupt',
   'thread/inject_items',
   'hooks/list',
-] as const
+  ...Object.keys(EXTRA_METHODS),
+]
 
 /** What the `initialize` result says of the kernel's driver: where its turns take input, and what final input does. */
 export interface DriverInfo {
@@ -272,11 +276,28 @@ export function createAppServer(options: AppServerOptions): AppServer {
         const data = options.listHooks ? await options.listHooks(cwds) : cwds.map((cwd) => ({ cwd, hooks: [], warnings: [], errors: [] }))
         return { data }
       }
-      default:
+      default: {
+        const extra = Object.hasOwn(EXTRA_METHODS, method) ? EXTRA_METHODS[method] : undefined
+        if (extra) return extra(params, context, id)
         throw invalidRequest(
           `Invalid request: unknown variant \`${method}\`, expected one of ${METHODS.map((name) => `\`${name}\``).join(', ')}`,
         )
+      }
     }
+  }
+
+  const context: MethodContext = {
+    kernel: () => kernelPromise,
+    threads,
+    threadFor,
+    adopt,
+    threadResult,
+    channel,
+    peer,
+    bridge,
+    options,
+    hostInput: () => hostInput,
+    log,
   }
 
   function threadFor(threadId: string): AppThread {

@@ -1,0 +1,30 @@
+import type { Kernel, Session } from '@harness-kernel/kernel'
+import type { AppServerOptions } from '../app-server.js'
+import type { AppThread } from '../app-thread.js'
+import type { AppServerBridge } from '../bridge.js'
+import type { HostChannel } from '../host-channel.js'
+import type { HostInputSettings } from '../host-input-protocol.js'
+import type { RequestId, RpcPeer } from '../rpc-peer.js'
+import type { WireTurn } from '../wire-items.js'
+
+/** What a method handler may use of the server: its kernel, its threads, its connection. */
+export interface MethodContext {
+  kernel(): Promise<Kernel>
+  /** The threads this server has loaded, by id. */
+  readonly threads: ReadonlyMap<string, AppThread>
+  /** A loaded thread, or the `thread not found` error. */
+  threadFor(threadId: string): AppThread
+  /** Makes a started or resumed session one of this server's threads. */
+  adopt(session: Session, createdMs: number): AppThread
+  /** `{thread, model, modelProvider, cwd}` as `thread/start` and `thread/resume` answer. */
+  threadResult(kernel: Kernel, thread: AppThread, turns: WireTurn[]): Record<string, unknown> & { thread: Record<string, unknown> }
+  readonly channel: HostChannel
+  readonly peer: RpcPeer
+  readonly bridge: AppServerBridge
+  readonly options: AppServerOptions
+  hostInput(): HostInputSettings | undefined
+  log(message: string): void
+}
+
+/** One method: answers with its result (or `ANSWERED` after `peer.reply`), or throws an `RpcError`. */
+export type MethodHandler = (params: unknown, context: MethodContext, id: RequestId) => unknown
