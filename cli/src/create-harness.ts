@@ -8,6 +8,7 @@ import { CliError } from './cli-error.js'
 import { defaultCodexHooksOptions } from './codex/codex-setup.js'
 import type { HarnessConfig } from './config/define-config.js'
 import { loadConfig } from './config/load-config.js'
+import { loadSettings, settingsPath } from './config/settings-file.js'
 import {
   claudeCodeModelName,
   codexModelName,
@@ -59,6 +60,12 @@ export interface CreateHarnessOptions {
    * hooks inherit); relative paths resolve against `cwd`.
    */
   claudeCode?: ClaudeCodeHooksOptions | false
+  /**
+   * The harness's settings file, the lowest config layer: the config file's keys win over its keys, and for `model`,
+   * `HARNESS_MODEL` does too. Default `$HARNESS_HOME/config.json` (`~/.harness/config.json`), read from `env`; a path
+   * reads another, `false` none.
+   */
+  settings?: string | false
 }
 
 export interface Harness {
@@ -67,6 +74,9 @@ export interface Harness {
   readonly sessionsDir: string
   /** The config file used, if any. */
   readonly configPath: string | undefined
+  /** The settings file used, if there was one. */
+  readonly settingsPath: string | undefined
+  /** The config in effect: the config file's keys over the settings file's. */
   readonly config: HarnessConfig
   /** The model spec in effect, if any (with the claude-code or codex driver: that program's model name, if one was given). */
   readonly model: string | undefined
@@ -94,18 +104,23 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
   const loaded =
     typeof options.config === 'object' ? { path: undefined, config: options.config } : await loadConfig({ cwd, file: options.config })
   const configPath = loaded?.path
-  const config: HarnessConfig = loaded?.config ?? {}
-  const where = configPath === undefined ? 'config' : `config ${configPath}`
-  const driverChoice = chosenDriver(options.driver, config.driver, where)
+  const project: HarnessConfig = loaded?.config ?? {}
+  const settings = options.settings === false ? undefined : loadSettings(options.settings ?? settingsPath(env))
+  const config: HarnessConfig = { ...settings?.config, ...definedKeys(project) }
+  const configWhere = configPath === undefined ? 'config' : `config ${configPath}`
+  /** Where a key of `config` came from, for messages. */
+  const where = (key: keyof HarnessConfig) =>
+    project[key] === undefined && settings?.config[key] !== undefined ? `settings ${settings.path}` : configWhere
+  const driverChoice = chosenDriver(options.driver, config.driver, where('driver'))
   const ownModel = driverChoice !== undefined && driverOwnsModel(driverChoice)
   const requireModel = (options.requireModel ?? true) && !ownModel
   let model: string | undefined
   let modelPlugin: Plugin | undefined
   if (ownModel && driverChoice !== undefined) {
     // The driven program samples its own model: `--model` (else the config's) names it; HARNESS_MODEL is not read.
-    model = modelOfOwnDriver(driverChoice, options.model, config.model, where)
+    model = modelOfOwnDriver(driverChoice, options.model, config.model, where('model'))
   } else {
-    model = options.model ?? config.model ?? (env.HARNESS_MODEL?.trim() || undefined)
+    model = options.model ?? project.model ?? (env.HARNESS_MODEL?.trim() || undefined) ?? settings?.config.model
     modelPlugin = requireModel && model !== undefined ? createModelPlugin(model, { cwd, env }) : undefined
   }
   const driverObject =
@@ -141,9 +156,9 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
     try {
       configured = typeof config.plugins === 'function' ? await config.plugins({ cwd, model, driver: driverId, defaults }) : config.plugins
     } catch (error) {
-      throw new CliError(`${where}: plugins(): ${errorMessage(error)}`, { cause: error })
+      throw new CliError(`${configWhere}: plugins(): ${errorMessage(error)}`, { cause: error })
     }
-    if (!Array.isArray(configured)) throw new CliError(`${where}: plugins() must return an array of plugins`)
+    if (!Array.isArray(configured)) throw new CliError(`${configWhere}: plugins() must return an array of plugins`)
     // The explicit model replaces a configured plugin of the same name instead of colliding with it.
     plugins = modelPlugin ? [...configured.filter((plugin) => plugin?.name !== modelPlugin.name), modelPlugin] : [...configured]
   }
@@ -160,7 +175,7 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
       ...(sessionsDir === undefined ? {} : { sessionsDir: resolve(cwd, sessionsDir) }),
     })
   } catch (error) {
-    throw new CliError(configPath === undefined ? errorMessage(error) : `${where}: ${errorMessage(error)}`, { cause: error })
+    throw new CliError(configPath === undefined ? errorMessage(error) : `${configWhere}: ${errorMessage(error)}`, { cause: error })
   }
   try {
     await kernel.ready
@@ -169,7 +184,12 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
     throw error
   }
   const driver = driverChoice === undefined ? providedDriverId(kernel) : driverId
-  return { kernel, cwd, sessionsDir: kernel.sessionsDir, configPath, config, model, driver }
+  return { kernel, cwd, sessionsDir: kernel.sessionsDir, configPath, settingsPath: settings?.path, config, model, driver }
+}
+
+/** The keys of a config that are set (a key given as `undefined` leaves the settings file's value in place). */
+function definedKeys(config: HarnessConfig): HarnessConfig {
+  return Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined)) as HarnessConfig
 }
 
 /** The id of the driver the plugins left in place (the kernel's default is the native one). */

@@ -2,6 +2,7 @@ export { CliError } from './cli-error.js'
 export type { ConfigContext, HarnessConfig, PluginsOption } from './config/define-config.js'
 export { defineConfig } from './config/define-config.js'
 export { CONFIG_FILES, findConfigFile, type LoadConfigOptions, type LoadedConfig, loadConfig } from './config/load-config.js'
+export { type LoadedSettings, loadSettings, settingsPath } from './config/settings-file.js'
 export { type CreateHarnessOptions, createHarness, type Harness } from './create-harness.js'
 export {
   type DriverContext,

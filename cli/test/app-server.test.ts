@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AppServerClient } from '@harness-kernel/app-server'
 import { afterEach, expect, it } from 'vitest'
+import { codexSchema } from '../../transports/app-server/test/support/codex-schema.js'
 import { BIN, project } from './support.js'
 
 const clients: AppServerClient[] = []
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close()
+  // Every message the server sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
+  expect(codexSchema.take()).toEqual([])
 })
 
 it('harness app-server serves a turn over stdio and asks the host for input at the final boundary', async () => {
@@ -19,6 +22,7 @@ it('harness app-server serves a turn over stdio and asks the host for input at t
     cwd: dir,
     env: { ...process.env, CODEX_HOME: homes, HARNESS_HOME: homes },
     stderr: 'pipe',
+    onReceive: codexSchema.onReceive,
     onHostInput: ({ boundary }) => ({
       items:
         boundary.kind === 'final' && asked++ === 0

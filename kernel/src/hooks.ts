@@ -32,6 +32,7 @@ import type {
   StopPayload,
   SubagentPayload,
   ToolCallPayload,
+  ToolOutputPayload,
   ToolResultPayload,
 } from './session-types.js'
 
@@ -52,6 +53,7 @@ export interface KernelHooks {
   readonly notice: SyncHook<[NoticePayload]>
   readonly sessionEvent: SyncHook<[SessionEventPayload]>
   readonly modelDelta: SyncHook<[ModelDeltaPayload]>
+  readonly toolOutput: SyncHook<[ToolOutputPayload]>
 }
 
 /** Canonical names (`kernel.hook('tools/pre-execute')`) and the property each one is on. */
@@ -72,6 +74,7 @@ export const HOOK_NAMES = {
   'agent/notice': 'notice',
   'session/event': 'sessionEvent',
   'model/delta': 'modelDelta',
+  'tools/output': 'toolOutput',
 } as const satisfies Record<string, keyof KernelHooks>
 
 export type HookName = keyof typeof HOOK_NAMES
@@ -123,6 +126,7 @@ export function createKernelHooks(guard: HookGuardContext): KernelHooks {
     notice: new SyncHook(['payload'], 'agent/notice'),
     sessionEvent: new SyncHook(['payload'], 'session/event'),
     modelDelta: new SyncHook(['payload'], 'model/delta'),
+    toolOutput: new SyncHook(['payload'], 'tools/output'),
   }
   const decisions: Partial<Record<keyof KernelHooks, z.ZodType>> = {
     preStep: preStepDecisionSchema,
@@ -141,7 +145,7 @@ export function createKernelHooks(guard: HookGuardContext): KernelHooks {
       compile(options: unknown): unknown
     }
     const schema = decisions[key]
-    const observer = key === 'notice' || key === 'sessionEvent' || key === 'modelDelta'
+    const observer = key === 'notice' || key === 'sessionEvent' || key === 'modelDelta' || key === 'toolOutput'
     if (schema) hook.compile = (options) => compileGuardedWaterfall(name, schema, options as Parameters<typeof compileGuardedWaterfall>[2])
     hook.intercept({
       register(tap) {

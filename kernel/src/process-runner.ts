@@ -18,6 +18,31 @@ export interface ProcessRunOptions {
   maxOutputBytes?: number
   /** Between SIGTERM and SIGKILL. Default 2000 ms. */
   killGraceMs?: number
+  /**
+   * Each chunk of stdout or stderr as it arrives, in order, before `maxOutputBytes` caps the capture (a cap of 0 keeps
+   * no capture at all, for a caller that keeps its own). Every chunk has been passed on before `run` resolves, unless a
+   * process that left the group holds the pipe. An exception it throws is ignored.
+   */
+  onOutput?: (stream: ProcessOutputStream, chunk: Uint8Array) => void
+  /**
+   * Keeps the child's stdin open: called once the child has started (after `stdin`, if given, was written) with the
+   * handle to write more and to close it. Without it, stdin is closed after `stdin`. An exception it throws is ignored.
+   */
+  onStdin?: (stdin: ProcessStdin) => void
+}
+
+export type ProcessOutputStream = 'stdout' | 'stderr'
+
+/** The open stdin of a running child (`onStdin`). */
+export interface ProcessStdin {
+  /** The child's pid, which leads its process group. */
+  readonly pid: number
+  /** True once `end()` was called or the pipe is gone (the child exited or closed it). */
+  readonly ended: boolean
+  /** Resolves once the bytes are handed to the pipe; rejects when stdin has ended or the write fails (EPIPE). */
+  write(chunk: string | Uint8Array): Promise<void>
+  /** Closes stdin: the child reads end of file. Idempotent. */
+  end(): void
 }
 
 export interface ProcessRunResult {

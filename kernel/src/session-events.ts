@@ -35,7 +35,14 @@ export interface HookRunRecord {
 }
 
 export type SessionEventBody =
-  | { type: 'session/start'; sessionId: string; cwd: string; createdAt: string }
+  | {
+      type: 'session/start'
+      sessionId: string
+      cwd: string
+      createdAt: string
+      /** Set on a fork (`sessionStore.fork`): the session it was copied from, and the last turn copied, if one was named. */
+      forkedFrom?: { sessionId: string; turnId?: string }
+    }
   | { type: 'session/resume'; sessionId: string }
   | { type: 'turn/start'; turnId: string }
   /** A driven program's own session id (Claude Code's `session_id`, Codex's thread id), for resume. */

@@ -2,7 +2,7 @@ import type { Halt } from './decisions.js'
 import type { Message } from './messages.js'
 import type { HookRunRecord, NoticeLevel, SessionEvent, SessionEventBody, TurnStatus } from './session-events.js'
 import type { InputItem, SteerOptions, SteerReceipt } from './steering/types.js'
-import type { ToolOutput } from './tool.js'
+import type { ToolOutput, ToolOutputStream } from './tool.js'
 
 export type TurnInput = string | Message[]
 
@@ -114,6 +114,11 @@ export interface NoticePayload {
 }
 /** Streamed model text as it arrives (progress only: the recorded response is what counts). */
 export interface ModelDeltaPayload extends StepPayload {
+  text: string
+}
+/** A tool's output as it is produced (progress only: the tool's result is what counts). */
+export interface ToolOutputPayload extends ToolCallPayload {
+  stream: ToolOutputStream
   text: string
 }
 export interface SessionEventPayload {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
 import { TurnInterruptedError } from './abort.js'
 import { createTurnHost } from './driver/turn-host.js'
@@ -22,6 +21,7 @@ import { InProcessSteeringSource } from './steering/in-process-source.js'
 import type { InputItem, SteeringSource, SteerOptions, SteerReceipt } from './steering/types.js'
 import type { ToolRegistry } from './tool-registry.js'
 import { runTurn } from './turn-runner.js'
+import { uuidv7 } from './uuid-v7.js'
 
 export interface SessionParts {
   id: string
@@ -229,7 +229,7 @@ export class KernelSession implements Session, SessionRuntime {
     setMaxListeners(0, controller.signal)
     this.#active = controller
     try {
-      const turn = { id: randomUUID(), number: this.transcript.turns + 1 }
+      const turn = { id: uuidv7(), number: this.transcript.turns + 1 }
       const held: HeldClaim[] = []
       const host = createTurnHost(this, turn, controller.signal, held, this.driver.id)
       const result = await runTurn({ turn, input, host, held, driverId: this.driver.id, driverSession: () => this.#openDriver() })

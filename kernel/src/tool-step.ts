@@ -4,7 +4,7 @@ import { errorMessage } from './errors.js'
 import type { ToolCallBlock } from './messages.js'
 import type { SessionRuntime } from './session-runtime.js'
 import type { StepPayload, ToolCall } from './session-types.js'
-import type { ToolOutput } from './tool.js'
+import type { ToolOutput, ToolOutputStream } from './tool.js'
 
 type CallOutcome = ToolOutcome
 
@@ -126,6 +126,11 @@ async function execute(runtime: SessionRuntime, step: StepPayload, call: ToolCal
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')
     return { output: `Invalid input for tool "${call.name}": ${issues}`, isError: true }
   }
+  // Streamed output goes to `tools/output` only while something taps it.
+  const output =
+    runtime.hooks.toolOutput.taps.length > 0
+      ? (stream: ToolOutputStream, text: string) => runtime.hooks.toolOutput.call({ ...step, call, stream, text })
+      : undefined
   try {
     return await tool.execute(parsed.data, {
       session: step.session,
@@ -133,6 +138,7 @@ async function execute(runtime: SessionRuntime, step: StepPayload, call: ToolCal
       callId: call.id,
       signal: step.signal,
       processRunner: runtime.processRunner,
+      ...(output ? { output } : {}),
     })
   } catch (error) {
     if (step.signal.aborted) return INTERRUPTED

@@ -8,7 +8,15 @@ export interface ToolContext {
   callId: string
   signal: AbortSignal
   processRunner: ProcessRunner
+  /**
+   * Streams output as the tool produces it (a shell's stdout and stderr as they arrive) to the `tools/output` point.
+   * Progress only: the returned `ToolOutput` is what counts. Absent while nothing taps that point.
+   */
+  output?: (stream: ToolOutputStream, text: string) => void
 }
+
+/** Which stream a piece of streamed tool output came from. */
+export type ToolOutputStream = 'stdout' | 'stderr'
 
 export interface ToolOutput {
   /** What the model sees. */

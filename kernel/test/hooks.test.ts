@@ -35,6 +35,7 @@ describe('kernel.hooks', () => {
       'agent/notice',
       'session/event',
       'model/delta',
+      'tools/output',
     ])
     for (const [name, key] of Object.entries(HOOK_NAMES)) {
       expect(kernel.hook(name as keyof typeof HOOK_NAMES)).toBe(kernel.hooks[key])

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CappedCapture } from '../src/process/capped-capture.js'
 import { ExecProcessRunner } from '../src/process/exec-process-runner.js'
+import type { ProcessStdin } from '../src/process-runner.js'
 
 const runner = new ExecProcessRunner()
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'process-runner-')))
@@ -280,6 +281,120 @@ describe('ExecProcessRunner: spawn errors', () => {
     writeFileSync(file, '#!/bin/sh\n', { mode: 0o644 })
     const result = await runner.run({ command: file, cwd: tmp })
     expect(result.spawnError).toMatch(/permission denied/)
+  })
+})
+
+describe('ExecProcessRunner: streaming output and an open stdin', () => {
+  it('passes each chunk to onOutput as it arrives, all of it before the run resolves', async () => {
+    const chunks: { stream: string; text: string }[] = []
+    const go = join(tmp, 'go-on')
+    // The command waits for a file the test writes only once the first chunk came: it finishes only if output streams.
+    const result = await runner.run({
+      command: `printf one; while [ ! -e ${go} ]; do sleep 0.02; done; printf two >&2; printf three`,
+      shell: true,
+      cwd: tmp,
+      timeoutMs: 10_000,
+      onOutput: (stream, chunk) => {
+        chunks.push({ stream, text: Buffer.from(chunk).toString() })
+        if (chunks.length === 1) writeFileSync(go, '')
+      },
+    })
+    expect(result).toMatchObject({ stdout: 'onethree', stderr: 'two', exitCode: 0, timedOut: false })
+    expect(chunks[0]).toEqual({ stream: 'stdout', text: 'one' })
+    expect(
+      chunks
+        .filter((chunk) => chunk.stream === 'stdout')
+        .map((chunk) => chunk.text)
+        .join(''),
+    ).toBe('onethree')
+    expect(
+      chunks
+        .filter((chunk) => chunk.stream === 'stderr')
+        .map((chunk) => chunk.text)
+        .join(''),
+    ).toBe('two')
+  })
+
+  it('forwards every byte past maxOutputBytes; a cap of 0 keeps no capture', async () => {
+    let forwarded = 0
+    const result = await runner.run({
+      command: 'head -c 300000 /dev/zero',
+      shell: true,
+      cwd: tmp,
+      maxOutputBytes: 0,
+      onOutput: (_stream, chunk) => {
+        forwarded += chunk.byteLength
+      },
+    })
+    expect(forwarded).toBe(300_000)
+    expect(result).toMatchObject({ stdout: '', stdoutBytes: 300_000, stdoutTruncated: true })
+  })
+
+  it('ignores an exception thrown by onOutput or onStdin', async () => {
+    const result = await runner.run({
+      command: 'echo hi',
+      shell: true,
+      cwd: tmp,
+      onOutput: () => {
+        throw new Error('boom')
+      },
+      onStdin: () => {
+        throw new Error('boom')
+      },
+    })
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'hi\n' })
+  })
+
+  it('keeps stdin open with onStdin: writes reach the running child, end() gives it end of file', async () => {
+    let stdin: ProcessStdin | undefined
+    let output = ''
+    const run = runner.run({
+      command: 'echo ready; read line; echo "got:$line"; cat; echo eof',
+      shell: true,
+      cwd: tmp,
+      stdin: 'first-',
+      timeoutMs: 10_000,
+      onStdin: (handle) => {
+        stdin = handle
+      },
+      onOutput: (_stream, chunk) => {
+        output += Buffer.from(chunk).toString()
+      },
+    })
+    // The child runs with stdin open: it answered before anything more was written.
+    while (!output.startsWith('ready')) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(stdin?.pid).toBeTypeOf('number')
+    expect(stdin?.ended).toBe(false)
+    await stdin!.write('line\n')
+    await stdin!.write(new Uint8Array([0x72, 0x65, 0x73, 0x74]))
+    stdin!.end()
+    stdin!.end()
+    expect(stdin!.ended).toBe(true)
+    await expect(stdin!.write('late')).rejects.toThrow('stdin is already closed')
+    expect(await run).toMatchObject({ exitCode: 0, stdout: 'ready\ngot:first-line\nresteof\n', timedOut: false })
+  })
+
+  it('fails a write once the run is over', async () => {
+    let stdin: ProcessStdin | undefined
+    const result = await runner.run({
+      command: 'true',
+      cwd: tmp,
+      onStdin: (handle) => {
+        stdin = handle
+      },
+    })
+    expect(result.exitCode).toBe(0)
+    expect(stdin!.ended).toBe(true)
+    await expect(stdin!.write('x')).rejects.toThrow()
+  })
+
+  it('kills a child that waits on an open stdin when aborted', async () => {
+    const controller = new AbortController()
+    const run = runner.run({ command: 'cat', cwd: tmp, signal: controller.signal, onStdin: () => {}, killGraceMs: 200 })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    controller.abort()
+    const result = await run
+    expect(result).toMatchObject({ aborted: true, exitCode: null, signal: 'SIGTERM' })
   })
 })
 

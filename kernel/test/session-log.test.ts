@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createKernel, JsonlSessionStore, type SessionEvent } from '../src/index.js'
@@ -59,6 +59,124 @@ describe('JsonlSessionStore', () => {
     await session.end()
     const [summary] = new JsonlSessionStore(join(cwd, '.harness/sessions')).list()
     expect(summary).toMatchObject({ id: 'listed', cwd, turns: 1, ended: true, firstPrompt: 'first prompt' })
+    expect(summary).toMatchObject({ name: undefined, archived: false, forkedFrom: undefined })
+    await kernel.dispose()
+  })
+})
+
+describe('names, archives and forks', () => {
+  it('keeps a name and the archived flag beside the log, not in it', () => {
+    const dir = tempDir()
+    const store = new JsonlSessionStore(dir)
+    const log = store.create('s1')
+    log.append({ type: 'session/start', sessionId: 's1', cwd: '/p', createdAt: '2026-01-02T00:00:00.000Z' })
+    log.close()
+    const before = readFileSync(log.path, 'utf8')
+    expect(store.summary('s1')).toMatchObject({ id: 's1', cwd: '/p', name: undefined, archived: false })
+    store.setName('s1', 'My session')
+    store.setArchived('s1', true)
+    expect(store.summary('s1')).toMatchObject({ name: 'My session', archived: true })
+    expect(store.list()).toEqual([store.summary('s1')])
+    expect(readFileSync(log.path, 'utf8')).toBe(before)
+    expect(readdirSync(dir).sort()).toEqual(['s1.jsonl', 's1.meta.json'])
+    store.setArchived('s1', false)
+    expect(store.summary('s1')).toMatchObject({ name: 'My session', archived: false })
+    store.setName('s1', undefined)
+    expect(existsSync(join(dir, 's1.meta.json'))).toBe(false)
+    expect(() => store.setName('missing', 'x')).toThrow(/no session missing/)
+    expect(() => store.setArchived('missing', true)).toThrow(/no session missing/)
+    expect(() => store.summary('missing')).toThrow(/no session missing/)
+  })
+
+  it('forks a log through a turn: a new session/start, the events renumbered, the source lifecycle left out', () => {
+    const store = new JsonlSessionStore(tempDir(), { now: () => Date.UTC(2026, 0, 3) })
+    const source = store.create('src')
+    const user = (text: string) => ({
+      role: 'user' as const,
+      content: [{ type: 'text' as const, text }],
+      source: { kind: 'user' as const },
+    })
+    source.append({ type: 'session/start', sessionId: 'src', cwd: '/p', createdAt: '2026-01-01T00:00:00.000Z' })
+    source.append({ type: 'turn/start', turnId: 't1' })
+    source.append({ type: 'driver/session', driver: 'claude-code', nativeId: 'native-1' })
+    source.append({ type: 'message', turnId: 't1', message: user('one') })
+    source.append({ type: 'turn/end', turnId: 't1', status: 'completed' })
+    source.append({ type: 'session/end', reason: 'done' })
+    source.append({ type: 'session/resume', sessionId: 'src' })
+    source.append({ type: 'turn/start', turnId: 't2' })
+    source.append({ type: 'message', turnId: 't2', message: user('two') })
+    source.close()
+    const sourceEvents = store.load('src').events
+
+    store.fork('src', 'f1', { throughTurnId: 't1' })
+    const forked = store.load('f1').events
+    expect(forked.map((event) => [event.seq, event.type])).toEqual([
+      [1, 'session/start'],
+      [2, 'turn/start'],
+      [3, 'message'],
+      [4, 'turn/end'],
+    ])
+    expect(forked[0]).toEqual({
+      v: 1,
+      seq: 1,
+      at: '2026-01-03T00:00:00.000Z',
+      type: 'session/start',
+      sessionId: 'f1',
+      cwd: '/p',
+      createdAt: '2026-01-03T00:00:00.000Z',
+      forkedFrom: { sessionId: 'src', turnId: 't1' },
+    })
+    // Copied events keep their times.
+    expect(forked[2]).toEqual({ ...sourceEvents[3], seq: 3 })
+    expect(store.summary('f1')).toMatchObject({ id: 'f1', forkedFrom: 'src', turns: 1, firstPrompt: 'one', ended: false })
+    expect(store.load('src').events).toEqual(sourceEvents)
+
+    // Without a turn: everything, a turn still open included.
+    store.fork('src', 'f2')
+    expect(store.load('f2').events.map((event) => event.type)).toEqual([
+      'session/start',
+      'turn/start',
+      'message',
+      'turn/end',
+      'turn/start',
+      'message',
+    ])
+    expect(() => store.fork('src', 'f3', { throughTurnId: 't2' })).toThrow('turn t2 of session src has not ended')
+    expect(() => store.fork('src', 'f3', { throughTurnId: 'nope' })).toThrow('session src has no turn nope')
+    expect(() => store.fork('src', 'f1')).toThrow(/session f1 already exists/)
+    expect(() => store.fork('missing', 'f3')).toThrow(/no session missing/)
+  })
+
+  it('a fork resumes as its own session, and an open turn copied with it is closed as interrupted', async () => {
+    const cwd = tempDir()
+    const kernel = createKernel([modelPlugin], { cwd })
+    const session = await kernel.startSession({ id: 'source' })
+    const first = await session.run('first')
+    await session.run('second')
+    await session.end()
+    const store = kernel.resolve('sessionStore')
+    store.fork('source', 'fork', { throughTurnId: first.turnId })
+    const fork = await kernel.resumeSession('fork')
+    expect(fork.messages.map((message) => message.content)).toEqual([
+      [{ type: 'text', text: 'first' }],
+      [{ type: 'text', text: 'echo: first' }],
+    ])
+    const next = await fork.run('third')
+    expect(next.lastAssistantMessage).toBe('echo: third')
+    await fork.end()
+    expect(store.summary('source').turns).toBe(2)
+    expect(store.summary('fork')).toMatchObject({ turns: 2, forkedFrom: 'source', cwd })
+
+    // A copied open turn (the source was mid-turn) is closed on resume, as after a crash.
+    const path = store.pathFor('source')
+    const seq = lines(path).at(-1)!.seq
+    appendFileSync(path, `${JSON.stringify({ v: 1, seq: seq + 1, at: new Date().toISOString(), type: 'turn/start', turnId: 'open' })}\n`)
+    store.fork('source', 'fork-open')
+    const resumed = await kernel.resumeSession('fork-open')
+    await resumed.end()
+    expect(store.load('fork-open').events.find((event) => event.type === 'turn/end' && event.turnId === 'open')).toMatchObject({
+      status: 'interrupted',
+    })
     await kernel.dispose()
   })
 })

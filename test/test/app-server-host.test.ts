@@ -1,13 +1,19 @@
 import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
+import { codexSchemaErrors } from '../../transports/app-server/test/support/codex-schema.js'
 
 const main = fileURLToPath(new URL('../../examples/app-server-host/dist/main.js', import.meta.url))
 
 it('the app-server host example steers a running turn and answers host input; every host item is recorded once', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'app-server-host-wire-'))
+  const wire = join(dir, 'wire.jsonl')
   // execFile rejects on a non-zero exit code, so resolving means exit 0.
-  const { stdout } = await promisify(execFile)(process.execPath, [main], { timeout: 30_000 })
+  const { stdout } = await promisify(execFile)(process.execPath, [main, '--wire', wire], { timeout: 30_000 })
   const lineOf = (text: string) => {
     const index = stdout.indexOf(text)
     expect(index, text).toBeGreaterThan(0)
@@ -53,4 +59,16 @@ it('the app-server host example steers a running turn and answers host input; ev
   expect(stdout).toContain('the final-boundary item continued the same turn')
   expect(stdout).toContain('all 4 host items accounted for: 4 recorded exactly once, 0 reported back')
   expect(stdout).toContain('server exited with code 0')
+
+  // Every message the server sent the host could have come from Codex 0.169.0 (its schema; documented extensions aside).
+  const received = readFileSync(wire, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as { message: Record<string, unknown>; answering?: string })
+  rmSync(dir, { recursive: true, force: true })
+  expect(received.length).toBeGreaterThan(10)
+  const failures = received.flatMap(({ message, answering }) =>
+    codexSchemaErrors(message, answering).map((error) => `${String(message.method ?? answering)}: ${error}`),
+  )
+  expect(failures).toEqual([])
 })

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { HostInputHandler, HostInputItem, Notification } from '@harness-kernel/app-server'
 import { HostLedger } from './host-ledger.js'
@@ -6,6 +7,9 @@ import { describeNotification } from './wire-printer.js'
 
 const script = fileURLToPath(new URL('../script.yaml', import.meta.url))
 const keep = process.argv.includes('--keep')
+// `--wire FILE`: every message received, as JSON lines `{message, answering}` (`answering`: the method a response answers).
+const wireAt = process.argv.indexOf('--wire')
+const wire = wireAt > 0 ? process.argv[wireAt + 1] : undefined
 const print = (line: string) => process.stdout.write(`${line}\n`)
 const text = (value: string) => [{ type: 'text' as const, text: value, text_elements: [] }]
 
@@ -58,7 +62,10 @@ const onHostInput: HostInputHandler = ({ turnId, boundary }, requestId) => {
   return { items }
 }
 
-const server = spawnAppServer(script, { onHostInput })
+const server = spawnAppServer(script, {
+  onHostInput,
+  ...(wire ? { onReceive: (message, answering) => appendFileSync(wire, `${JSON.stringify({ message, answering })}\n`) } : {}),
+})
 const { client } = server
 client.on('notification', (notification: Notification) => {
   const line = describeNotification(notification, turnLabel)

@@ -21,7 +21,9 @@ export function describeNotification({ method, params }: Notification, turnLabel
       if (!shown.has(item.type)) return undefined
       const where = turnLabel(params.turnId)
       if (method === 'item/started') {
-        return item.type === 'commandExecution' ? `  ← item/started commandExecution in ${where}: $ ${String(item.command)}` : undefined
+        // What the model asked to run (`command` is the whole shell line, `/bin/bash -c '…'`).
+        const asked = (item.commandActions as { command?: string }[] | undefined)?.[0]?.command ?? item.command
+        return item.type === 'commandExecution' ? `  ← item/started commandExecution in ${where}: $ ${String(asked)}` : undefined
       }
       switch (item.type) {
         case 'userMessage':

@@ -1,8 +1,9 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
-import type { ProcessRunner, ProcessRunOptions, ProcessRunResult } from '../process-runner.js'
+import type { ProcessOutputStream, ProcessRunner, ProcessRunOptions, ProcessRunResult } from '../process-runner.js'
 import { CappedCapture } from './capped-capture.js'
 import { childEnv, commandLine } from './command-line.js'
 import { signalGroup, waitForGroupExit } from './process-group.js'
+import { processStdin } from './process-stdin.js'
 import { describeSpawnError } from './spawn-error.js'
 
 export interface ExecProcessRunnerOptions {
@@ -86,11 +87,12 @@ async function runProcess(options: ProcessRunOptions, settings: RunnerSettings):
   child.on('error', noop)
   // A child that exits without reading its stdin makes the write fail with EPIPE; that is not the run's failure.
   child.stdin.on('error', noop)
-  child.stdin.end(options.stdin ?? '')
+  const closeStdin = openStdin(child, pid, options)
   const streams = [child.stdout, child.stderr]
   for (const stream of streams) stream.on('error', noop)
   child.stdout.on('data', (chunk: Uint8Array) => stdout.push(chunk))
   child.stderr.on('data', (chunk: Uint8Array) => stderr.push(chunk))
+  forwardOutput(child, options.onOutput)
   const streamsClosed = Promise.all(streams.map((stream) => new Promise((resolve) => stream.once('close', resolve))))
 
   let exitCode: number | null = null
@@ -133,6 +135,7 @@ async function runProcess(options: ProcessRunOptions, settings: RunnerSettings):
     options.signal?.removeEventListener('abort', onAbort)
     // Only a process that left the group (setsid) can still hold a pipe here.
     for (const stream of streams) stream.destroy()
+    closeStdin()
   }
   return finish({ exitCode, signal, pid })
 }
@@ -145,6 +148,39 @@ function startChild(file: string, args: string[], options: ProcessRunOptions): C
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
   })
+}
+
+/**
+ * Writes `stdin` and closes the pipe; with `onStdin`, writes it and hands the open pipe over. Returns what closes it
+ * for good once the run is over (later writes then fail at once).
+ */
+function openStdin(child: ChildProcessWithoutNullStreams, pid: number, options: ProcessRunOptions): () => void {
+  const { onStdin } = options
+  if (!onStdin) {
+    child.stdin.end(options.stdin ?? '')
+    return () => {}
+  }
+  if (options.stdin !== undefined) child.stdin.write(options.stdin)
+  try {
+    onStdin(processStdin(pid, child.stdin))
+  } catch {
+    // The caller's exception is not the run's failure.
+  }
+  return () => child.stdin.destroy()
+}
+
+/** Passes every chunk of output to `onOutput` as it arrives. */
+function forwardOutput(child: ChildProcessWithoutNullStreams, onOutput: ProcessRunOptions['onOutput']): void {
+  if (!onOutput) return
+  const forward = (stream: ProcessOutputStream) => (chunk: Uint8Array) => {
+    try {
+      onOutput(stream, chunk)
+    } catch {
+      // The caller's exception is not the run's failure.
+    }
+  }
+  child.stdout.on('data', forward('stdout'))
+  child.stderr.on('data', forward('stderr'))
 }
 
 /** True when `promise` settled within `ms`. */

@@ -1,13 +1,35 @@
-import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { KernelError } from '../errors.js'
 import type { Clock } from '../services.js'
 import type { SessionEvent, SessionEventBody } from '../session-events.js'
-import type { LoadedSession, SessionLog, SessionStore, SessionSummary } from '../session-store.js'
+import type { ForkOptions, LoadedSession, SessionLog, SessionStore, SessionSummary } from '../session-store.js'
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
 
-/** The default `sessionStore`: one append-only JSONL file per session under `dir`. */
+/** What a session keeps beside its log (`<id>.meta.json`): what is not an event of the session itself. */
+interface SessionMeta {
+  name?: string
+  archived?: boolean
+}
+
+/** Events a fork does not copy: the source's own lifecycle, and drivers' native session ids. */
+const NOT_FORKED = new Set<SessionEvent['type']>(['session/start', 'session/resume', 'session/end', 'driver/session'])
+
+/** The default `sessionStore`: one append-only JSONL file per session under `dir`, and its metadata beside it. */
 export class JsonlSessionStore implements SessionStore {
   readonly dir: string
   readonly #clock: Clock
@@ -65,8 +87,100 @@ export class JsonlSessionStore implements SessionStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
       throw error
     }
-    const summaries = names.map((name) => summarize(name.slice(0, -'.jsonl'.length), join(this.dir, name)))
+    const summaries = names.map((name) => this.#summarize(name.slice(0, -'.jsonl'.length)))
     return summaries.sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''))
+  }
+
+  summary(sessionId: string): SessionSummary {
+    this.#assertExists(sessionId)
+    return this.#summarize(sessionId)
+  }
+
+  setName(sessionId: string, name: string | undefined): void {
+    this.#assertExists(sessionId)
+    const { name: _name, ...meta } = this.#readMeta(sessionId)
+    this.#writeMeta(sessionId, name === undefined ? meta : { ...meta, name })
+  }
+
+  setArchived(sessionId: string, archived: boolean): void {
+    this.#assertExists(sessionId)
+    const { archived: _archived, ...meta } = this.#readMeta(sessionId)
+    this.#writeMeta(sessionId, archived ? { ...meta, archived } : meta)
+  }
+
+  fork(sessionId: string, forkId: string, options: ForkOptions = {}): void {
+    const { events } = this.load(sessionId)
+    const start = events.find((event) => event.type === 'session/start')
+    if (start?.type !== 'session/start') throw new KernelError(`session ${sessionId} has no session/start event to fork from`)
+    const through = options.throughTurnId
+    let copied = events
+    if (through !== undefined) {
+      const end = events.findIndex((event) => event.type === 'turn/end' && event.turnId === through)
+      if (end < 0) {
+        const open = events.some((event) => event.type === 'turn/start' && event.turnId === through)
+        throw new KernelError(
+          open ? `turn ${through} of session ${sessionId} has not ended` : `session ${sessionId} has no turn ${through}`,
+        )
+      }
+      copied = events.slice(0, end + 1)
+    }
+    const path = this.pathFor(forkId)
+    const at = new Date(this.#clock.now()).toISOString()
+    const forkedFrom = { sessionId, ...(through === undefined ? {} : { turnId: through }) }
+    const lines: SessionEvent[] = [
+      { v: 1, seq: 1, at, type: 'session/start', sessionId: forkId, cwd: start.cwd, createdAt: at, forkedFrom },
+    ]
+    // Copied events keep their times (a turn's timing is its history) and get the fork's sequence numbers.
+    for (const event of copied) if (!NOT_FORKED.has(event.type)) lines.push({ ...event, seq: lines.length + 1 })
+    mkdirSync(this.dir, { recursive: true })
+    let fd: number
+    try {
+      fd = openSync(path, 'wx')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new KernelError(`session ${forkId} already exists at ${path}`)
+      throw error
+    }
+    try {
+      writeSync(fd, lines.map((line) => `${JSON.stringify(line)}\n`).join(''))
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+  }
+
+  #assertExists(sessionId: string): void {
+    const path = this.pathFor(sessionId)
+    if (!existsSync(path)) throw new KernelError(`no session ${sessionId}: ${path} does not exist`)
+  }
+
+  #metaPath(sessionId: string): string {
+    return join(this.dir, `${sessionId}.meta.json`)
+  }
+
+  #readMeta(sessionId: string): SessionMeta {
+    try {
+      return JSON.parse(readFileSync(this.#metaPath(sessionId), 'utf8')) as SessionMeta
+    } catch {
+      // No metadata yet (or unreadable): the log is the session; its metadata is optional.
+      return {}
+    }
+  }
+
+  #writeMeta(sessionId: string, meta: SessionMeta): void {
+    const path = this.#metaPath(sessionId)
+    if (Object.keys(meta).length === 0) {
+      rmSync(path, { force: true })
+      return
+    }
+    // Written whole, then renamed over the old file: a crash leaves the old metadata or the new, never half.
+    const temporary = `${path}.tmp`
+    writeFileSync(temporary, `${JSON.stringify(meta)}\n`)
+    renameSync(temporary, path)
+  }
+
+  #summarize(sessionId: string): SessionSummary {
+    const meta = this.#readMeta(sessionId)
+    return { ...summarize(sessionId, join(this.dir, `${sessionId}.jsonl`)), name: meta.name, archived: meta.archived === true }
   }
 }
 
@@ -135,6 +249,9 @@ function summarize(id: string, path: string): SessionSummary {
     turns: 0,
     ended: false,
     firstPrompt: undefined,
+    name: undefined,
+    archived: false,
+    forkedFrom: undefined,
   }
   let events: SessionEvent[]
   try {
@@ -147,6 +264,7 @@ function summarize(id: string, path: string): SessionSummary {
     if (event.type === 'session/start') {
       summary.cwd = event.cwd
       summary.createdAt = event.createdAt
+      summary.forkedFrom = event.forkedFrom?.sessionId
     } else if (event.type === 'turn/start') summary.turns++
     else if (event.type === 'session/end') summary.ended = true
     else if (event.type === 'message' && summary.firstPrompt === undefined && event.message.role === 'user') {

@@ -1,4 +1,11 @@
-import { defineTool, type ProcessRunResult, type ToolDefinition, type ToolOutput } from '@harness-kernel/kernel'
+import {
+  defineTool,
+  type ProcessRunResult,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolOutput,
+  type ToolOutputStream,
+} from '@harness-kernel/kernel'
 import { z } from 'zod'
 import { resolvePath } from './fs-errors.js'
 
@@ -43,6 +50,7 @@ export function shellTool(options: ShellToolOptions = {}): ToolDefinition<ShellI
     aliases: { codex: 'Bash', claudeCode: 'Bash' },
     async execute(input, context) {
       const timeout = input.timeout_ms ?? timeoutMs
+      const streamed = context.output ? streamOutput(context.output) : undefined
       const result = await context.processRunner.run({
         command: input.command,
         shell,
@@ -50,10 +58,26 @@ export function shellTool(options: ShellToolOptions = {}): ToolDefinition<ShellI
         timeoutMs: timeout,
         signal: context.signal,
         maxOutputBytes,
+        ...(streamed ? { onOutput: streamed.chunk } : {}),
       })
+      streamed?.end()
       return formatShellResult(result, timeout)
     },
   })
+}
+
+/** Decodes each stream's chunks as UTF-8 (a character split across chunks is passed on whole) for `context.output`. */
+function streamOutput(output: NonNullable<ToolContext['output']>) {
+  const decoders = { stdout: new TextDecoder('utf-8'), stderr: new TextDecoder('utf-8') }
+  const pass = (stream: ToolOutputStream, text: string) => {
+    if (text !== '') output(stream, text)
+  }
+  return {
+    chunk: (stream: ToolOutputStream, chunk: Uint8Array) => pass(stream, decoders[stream].decode(chunk, { stream: true })),
+    end: () => {
+      for (const stream of ['stdout', 'stderr'] as const) pass(stream, decoders[stream].decode())
+    },
+  }
 }
 
 /** The model's view of a run: stdout, then stderr, then one bracketed line per notable fact. */

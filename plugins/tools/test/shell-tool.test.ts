@@ -32,6 +32,16 @@ describe('shell tool', () => {
     expect(result.details).toEqual({ stdout: 'out\n', stderr: 'err\n', exitCode: 0, signal: null, timedOut: false })
   })
 
+  it('streams stdout and stderr to context.output as they arrive, before it returns', async () => {
+    const streamed: string[] = []
+    const output = (stream: string, text: string) => streamed.push(`${stream}:${text}`)
+    // A character split across two writes arrives whole.
+    const command = "printf 'one\\n'; sleep 0.2; printf 'two\\n' >&2; sleep 0.2; printf '\\xc3'; sleep 0.2; printf '\\xa9\\n'"
+    const result = await callTool(shell, { command }, { ...context, output })
+    expect(streamed).toEqual(['stdout:one\n', 'stderr:two\n', 'stdout:é\n'])
+    expect(result.details).toMatchObject({ stdout: 'one\né\n', stderr: 'two\n', exitCode: 0 })
+  })
+
   it('reports a non-zero exit code as an error', async () => {
     const result = await callTool(shell, { command: 'echo oops >&2; exit 3' }, context)
     expect(result).toMatchObject({ output: '[stderr]\noops\n[exit code: 3]', isError: true })

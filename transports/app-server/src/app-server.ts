@@ -22,10 +22,24 @@ import {
 } from './params.js'
 import { INVALID_REQUEST, invalidRequest, RpcError } from './rpc-errors.js'
 import { ANSWERED, type RequestId, RpcPeer, type RpcResponse } from './rpc-peer.js'
+import { threadResponse } from './thread-object.js'
 import { uuidv7 } from './uuid-v7.js'
 import { turnsFromEvents, type WireTurn } from './wire-items.js'
 
 export const SERVER_VERSION = '0.1.0'
+
+function storedSession(kernel: Kernel, threadId: string): boolean {
+  try {
+    kernel.resolve('sessionStore').summary(threadId)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** What Codex 0.169.0 says before a `thread/resume` answer with every turn (codex-app-server.md §3). */
+const FULL_HISTORY_DEPRECATION =
+  'Full-history hydration is deprecated for paginated threads; use `excludeTurns: true`, then page with `thread/turns/list` and `thread/items/list`.'
 
 /** Every method the server answers: the core ones here, the rest from `methods/`. */
 export const METHODS: readonly string[] = [
@@ -83,6 +97,8 @@ export interface AppServerOptions {
   steerOnTurnEnd?: SteerOnTurnEnd
   /** `hooks/list`. Default: every cwd with an empty list (no dialect discovery wired in). */
   listHooks?: (cwds: string[]) => HooksListEntry[] | Promise<HooksListEntry[]>
+  /** How long a thread no connection is subscribed to stays loaded while idle (`thread/unsubscribe`). Default 30 minutes, as Codex. */
+  unloadAfterMs?: number
 }
 
 export interface AppServer {
@@ -112,6 +128,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const threads = new Map<string, AppThread>()
   const ledger = new ServerRequestLedger()
   let initialized = false
+  let clientName: string | null = null
   let hostInput: HostInputSettings | undefined
   let optOut = new Set<string>()
   let closing: Promise<void> | undefined
@@ -207,6 +224,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
         driver.capabilities.boundaries,
       )
       const client = parsed.clientInfo
+      clientName = client.name
       return {
         userAgent: `${client.name}/${SERVER_VERSION} (${type()} ${release()}; ${arch()}) ${process.env.TERM_PROGRAM ?? 'unknown'} (${client.name}; ${client.version})`,
         codexHome: options.home ?? process.env.HARNESS_HOME ?? kernel.cwd,
@@ -219,13 +237,15 @@ export function createAppServer(options: AppServerOptions): AppServer {
     if (!initialized) throw invalidRequest('Not initialized')
     switch (method) {
       case 'thread/start': {
-        const result = await threadStart(parseParams(threadStartParamsSchema, params))
+        const { thread, result } = await threadStart(parseParams(threadStartParamsSchema, params))
         peer.reply(id, result)
         channel.notify('thread/started', { thread: result.thread })
+        thread.shown()
         return ANSWERED
       }
       case 'thread/resume':
-        return threadResume(parseParams(threadResumeParamsSchema, params))
+        await threadResume(parseParams(threadResumeParamsSchema, params), id)
+        return ANSWERED
       case 'turn/start': {
         const parsed = parseParams(turnStartParamsSchema, params)
         const thread = threadFor(parsed.threadId)
@@ -291,6 +311,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     threads,
     threadFor,
     adopt,
+    unload,
     threadResult,
     channel,
     peer,
@@ -310,10 +331,19 @@ export function createAppServer(options: AppServerOptions): AppServer {
     const steering = bridge.steeringFor(session.id)
     steering.channel = channel
     const thread = new AppThread(session, steering, { onTurnEnd: options.steerOnTurnEnd ?? 'drop', createdMs })
-    thread.deferHookRuns(bridge.takeEarlyEvents(session.id))
+    thread.deferEarlyEvents(bridge.takeEarlyEvents(session.id))
     threads.set(session.id, thread)
     bridge.threads.set(session.id, thread)
     return thread
+  }
+
+  async function unload(thread: AppThread, reason: string): Promise<void> {
+    thread.interruptAll(reason)
+    await thread.session.idle()
+    if (threads.get(thread.id) !== thread) return
+    threads.delete(thread.id)
+    bridge.forget(thread.id)
+    await thread.session.end(reason)
   }
 
   async function threadStart(params: z.infer<typeof threadStartParamsSchema>) {
@@ -324,18 +354,17 @@ export function createAppServer(options: AppServerOptions): AppServer {
     bridge.steeringFor(id).channel = channel
     const session = await kernel.startSession({ id, ...(params?.cwd ? { cwd: params.cwd } : {}) })
     const thread = adopt(session, createdMs)
-    const result = {
-      ...threadResult(kernel, thread, []),
-      approvalPolicy: 'on-request',
-      sandbox: { type: 'dangerFullAccess' },
-      reasoningEffort: null,
-    }
-    return result
+    return { thread, result: threadResult(kernel, thread, []) }
   }
 
-  async function threadResume(params: z.infer<typeof threadResumeParamsSchema>) {
+  /**
+   * `thread/resume`, answered here. As Codex: a full-history answer is preceded by `deprecationNotice`; a thread
+   * loaded by this resume (cold) by `thread/status/changed` idle, and followed by its token usage so far.
+   */
+  async function threadResume(params: z.infer<typeof threadResumeParamsSchema>, requestId: RequestId): Promise<void> {
     const kernel = await kernelPromise
     let thread = threads.get(params.threadId)
+    const cold = thread === undefined
     if (!thread) {
       bridge.steeringFor(params.threadId).channel = channel
       let session: Session
@@ -343,43 +372,32 @@ export function createAppServer(options: AppServerOptions): AppServer {
         session = await kernel.resumeSession(params.threadId, params.cwd ? { cwd: params.cwd } : {})
       } catch (error) {
         bridge.forget(params.threadId)
-        throw new RpcError(INVALID_REQUEST, `no rollout found for thread id ${params.threadId}: ${errorMessage(error)}`)
+        // Codex's text for a thread it has no log of; a log that is there but cannot be resumed says why.
+        throw new RpcError(
+          INVALID_REQUEST,
+          storedSession(kernel, params.threadId)
+            ? `could not resume thread ${params.threadId}: ${errorMessage(error)}`
+            : `no rollout found for thread id ${params.threadId}`,
+        )
       }
       thread = adopt(session, Date.now())
     }
-    const events = params.excludeTurns ? [] : kernel.resolve('sessionStore').load(params.threadId).events
-    const turns = turnsFromEvents(events, thread.session.cwd, hostInput !== undefined)
-    return {
-      ...threadResult(kernel, thread, turns),
-      approvalPolicy: 'on-request',
-      sandbox: { type: 'dangerFullAccess' },
-      reasoningEffort: null,
-    }
+    // A loaded thread this connection had unsubscribed from: subscribed again, as Codex does.
+    thread.steering.channel = channel
+    const events = params.excludeTurns && !cold ? [] : kernel.resolve('sessionStore').load(params.threadId).events
+    if (cold) thread.usage.seed(events)
+    const turns = params.excludeTurns ? [] : turnsFromEvents(events, thread.session.cwd, hostInput !== undefined)
+    const result = threadResult(kernel, thread, turns)
+    if (!params.excludeTurns) channel.notify('deprecationNotice', { summary: FULL_HISTORY_DEPRECATION, details: null })
+    if (cold) channel.notify('thread/status/changed', { threadId: thread.id, status: result.thread.status })
+    peer.reply(requestId, result)
+    const usage = cold ? thread.usage.take(thread.id, true) : undefined
+    if (usage) channel.notify('thread/tokenUsage/updated', usage)
+    thread.shown()
   }
 
   function threadResult(kernel: Kernel, thread: AppThread, turns: WireTurn[]) {
-    // A driver that brings its own model (Claude Code) leaves the kernel without one: the driver's id stands in.
-    const driver = kernel.resolve('driver')
-    const model = driver.capabilities.model === 'kernel' ? kernel.resolve('model').id : driver.id
-    const now = Math.floor(Date.now() / 1000)
-    return {
-      thread: {
-        id: thread.id,
-        status: thread.busy ? { type: 'active', activeFlags: [] } : { type: 'idle' },
-        path: thread.session.transcriptPath,
-        cwd: thread.session.cwd,
-        model,
-        modelProvider: 'harness',
-        preview: '',
-        ephemeral: false,
-        createdAt: Math.floor(thread.createdMs / 1000),
-        updatedAt: now,
-        turns,
-      },
-      model,
-      modelProvider: 'harness',
-      cwd: thread.session.cwd,
-    }
+    return threadResponse(kernel, thread, turns, { cliVersion: SERVER_VERSION, originator: clientName })
   }
 
   async function close(reason = 'server closed'): Promise<void> {

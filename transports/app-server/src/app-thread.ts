@@ -1,20 +1,21 @@
-import { randomUUID } from 'node:crypto'
-import type { ApprovalRequest, Message, Session, SessionEvent } from '@harness-kernel/kernel'
+import type { ApprovalRequest, Message, Session, SessionEvent, ToolOutput } from '@harness-kernel/kernel'
 import { errorMessage } from '@harness-kernel/kernel'
+import { CommandItems } from './command-items.js'
 import { hookRunSummary } from './hook-runs.js'
 import type { HostChannel } from './host-channel.js'
+import { MessageItems } from './message-items.js'
 import { inputText, type UserInput } from './params.js'
 import { invalidRequest } from './rpc-errors.js'
 import { type QueuedSteer, type ThreadSteering, TRANSPORT } from './thread-steering.js'
+import type { TokenUsageMeter } from './token-usage.js'
 import { uuidv7 } from './uuid-v7.js'
-import { type AppServerMeta, commandItem, messageItem, type WireItem, type WireTurn, wireTurnStatus } from './wire-items.js'
+import { type AppServerMeta, commandItem, type WireTurn, wireTurnStatus } from './wire-items.js'
 
 export type SteerOnTurnEnd = 'drop' | 'nextTurn'
 
 interface ActiveTurn {
   id: string
   startedMs: number
-  lastAgent: WireItem | undefined
   /** `turn/interrupt` answers, sent when the turn has ended (after its Interrupt hooks). */
   interruptReplies: (() => void)[]
   /** Carry-over turns do not carry over again. */
@@ -33,9 +34,6 @@ const seconds = (ms: number) => Math.floor(ms / 1000)
 
 /** One thread: a kernel session, its running turn, and the mapping of its durable events to notifications. */
 export class AppThread {
-  /** The agent message being streamed, until its recorded message completes it. */
-  #streaming: { id: string; turnId: string } | undefined
-
   readonly id: string
   readonly session: Session
   readonly steering: ThreadSteering
@@ -45,7 +43,10 @@ export class AppThread {
   #starting: Starting[] = []
   /** SessionStart runs recorded before any turn: shown in the first turn, as Codex does. */
   #deferredHookRuns: Extract<SessionEvent, { type: 'hook/run' }>[] = []
-  #calls = new Map<string, { callId: string; name: string; input: unknown; at: number; declined: boolean }>()
+  /** Warnings recorded before the thread was shown (`thread/started` or the resume answer), sent right after it. */
+  #earlyWarnings: string[] | undefined = []
+  readonly #commands: CommandItems
+  readonly #messages: MessageItems
 
   constructor(session: Session, steering: ThreadSteering, options: { onTurnEnd: SteerOnTurnEnd; createdMs: number }) {
     this.id = session.id
@@ -53,10 +54,29 @@ export class AppThread {
     this.steering = steering
     this.onTurnEnd = options.onTurnEnd
     this.createdMs = options.createdMs
+    const notify = (method: string, params: Record<string, unknown>) => this.channel?.notify(method, params)
+    this.#commands = new CommandItems(this.id, session.cwd, notify)
+    this.#messages = new MessageItems(this.id, notify, (item) => this.steering.heldItems.set(item.id, item))
   }
 
-  deferHookRuns(events: SessionEvent[]): void {
-    for (const event of events) if (event.type === 'hook/run') this.#deferredHookRuns.push(event)
+  /** The thread's token usage (seeded from the log on a cold resume). */
+  get usage(): TokenUsageMeter {
+    return this.#messages.usage
+  }
+
+  /** Events recorded while the session was being created or resumed: hook runs and warnings, shown later. */
+  deferEarlyEvents(events: SessionEvent[]): void {
+    for (const event of events) {
+      if (event.type === 'hook/run') this.#deferredHookRuns.push(event)
+      else if (event.type === 'notice' && event.level === 'warning') this.#earlyWarnings?.push(event.text)
+    }
+  }
+
+  /** The thread has been shown to the client: warnings held until then are sent, later ones as they come. */
+  shown(): void {
+    const held = this.#earlyWarnings ?? []
+    this.#earlyWarnings = undefined
+    for (const message of held) this.channel?.notify('warning', { threadId: this.id, message })
   }
 
   get channel(): HostChannel | undefined {
@@ -86,7 +106,7 @@ export class AppThread {
     if (this.busy) {
       const turnId = this.#active?.id ?? (await this.#starting.at(-1)!.ready)
       if (this.#active?.id === turnId) {
-        this.steering.queue({ id: randomUUID(), content: input, clientId, turnId })
+        this.steering.queue({ id: uuidv7(), content: input, clientId, turnId })
         return this.#wireTurn(this.#active, 'inProgress')
       }
     }
@@ -120,7 +140,7 @@ export class AppThread {
     const active = this.#active
     if (!active) throw invalidRequest('no active turn to steer')
     if (active.id !== expectedTurnId) throw invalidRequest(`expected active turn id \`${expectedTurnId}\` but found \`${active.id}\``)
-    this.steering.queue({ id: randomUUID(), content: input, clientId, turnId: active.id })
+    this.steering.queue({ id: uuidv7(), content: input, clientId, turnId: active.id })
     return { turnId: active.id }
   }
 
@@ -130,6 +150,7 @@ export class AppThread {
     if (!active) throw invalidRequest('no active turn to interrupt')
     if (active.id !== turnId) throw invalidRequest(`expected active turn id \`${turnId}\` but found \`${active.id}\``)
     active.interruptReplies.push(reply)
+    this.#commands.interrupting()
     this.session.interrupt('interrupted by the user')
   }
 
@@ -148,9 +169,8 @@ export class AppThread {
       return { kind: 'deny', reason: `The call to ${request.call.name} needs approval, and no host is connected.` }
     channel.notify('thread/status/changed', { threadId: this.id, status: { type: 'active', activeFlags: ['waitingOnApproval'] } })
     const command = commandItem(
-      { callId: request.call.id, name: request.call.name, input: request.call.input },
+      { callId: request.call.id, name: request.call.name, input: request.call.input, startedMs: Date.now() },
       this.session.cwd,
-      'inProgress',
     )
     const { entry, response } = channel.request('approval', this.id, request.turnId, 'item/commandExecution/requestApproval', {
       kind: 'command',
@@ -193,12 +213,17 @@ export class AppThread {
    * each one is an `item/agentMessage/delta`, and the recorded message completes the same item.
    */
   onDelta(turnId: string, delta: string): void {
-    if (!this.#streaming) {
-      this.#streaming = { id: `item-${uuidv7()}`, turnId }
-      const item = { type: 'agentMessage', id: this.#streaming.id, text: '', phase: null }
-      this.channel?.notify('item/started', { item, threadId: this.id, turnId, startedAtMs: Date.now() })
-    }
-    this.channel?.notify('item/agentMessage/delta', { threadId: this.id, turnId, itemId: this.#streaming.id, delta })
+    this.#messages.delta(turnId, delta)
+  }
+
+  /** A tool's streamed output (the bridge's `tools/output` tap). */
+  onToolOutput(callId: string, text: string): void {
+    this.#commands.output(callId, text)
+  }
+
+  /** A tool has run, before any post-execute hook (the bridge's `tools/post-execute` tap, stage -1000). */
+  onToolExecuted(callId: string, result: ToolOutput, aborted: boolean): void {
+    this.#commands.executed(callId, result, aborted)
   }
 
   /** Every durable event of the session, synchronously (the bridge's `session/event` tap). */
@@ -208,44 +233,26 @@ export class AppThread {
       case 'turn/start':
         this.#turnStarted(event.turnId)
         return
-      case 'message': {
-        const item = messageItem(event, channel?.hostInput !== undefined)
-        if (!item) return
-        if (item.type === 'hostInputMessage') {
-          // Shown once the claim is accepted (after the log reached disk), just before `turn/hostInput/accepted`.
-          this.steering.heldItems.set(item.id, item)
-          return
-        }
-        const streamed = item.type === 'agentMessage' ? this.#streaming : undefined
-        this.#streaming = undefined
-        const shown = streamed ? { ...item, id: streamed.id } : item
-        if (shown.type === 'agentMessage' && this.#active) this.#active.lastAgent = shown
-        if (streamed)
-          this.channel?.notify('item/completed', { item: shown, threadId: this.id, turnId: streamed.turnId, completedAtMs: Date.now() })
-        else this.#item(shown, event.turnId ?? this.#active?.id ?? null)
+      case 'message':
+        this.#messages.recorded(event, channel?.hostInput !== undefined)
         return
-      }
-      case 'tool/call': {
-        const call = { callId: event.callId, name: event.name, input: event.input, at: Date.now(), declined: event.decision === 'deny' }
-        this.#calls.set(event.callId, call)
-        channel?.notify('item/started', {
-          item: commandItem(call, this.session.cwd, 'inProgress'),
-          threadId: this.id,
-          turnId: event.turnId,
-          startedAtMs: call.at,
-        })
+      case 'step/start':
+        this.#messages.reportUsage()
         return
-      }
-      case 'tool/result': {
-        const call = this.#calls.get(event.callId)
-        if (!call) return
-        this.#calls.delete(event.callId)
-        const status = call.declined ? 'declined' : event.isError ? 'failed' : 'completed'
-        const item = commandItem(call, this.session.cwd, status, { output: event.output, durationMs: Date.now() - call.at, exitCode: null })
-        channel?.notify('item/completed', { item, threadId: this.id, turnId: event.turnId, completedAtMs: Date.now() })
+      case 'tool/call':
+        this.#commands.started(event)
         return
-      }
+      case 'tool/result':
+        this.#commands.result(event)
+        return
+      case 'notice':
+        if (event.level !== 'warning') return
+        if (this.#earlyWarnings) this.#earlyWarnings.push(event.text)
+        else channel?.notify('warning', { threadId: this.id, message: event.text })
+        return
       case 'hook/run': {
+        // The hook runs of a tool call the interrupt stopped are not shown (Codex runs no PostToolUse for it).
+        if (this.#commands.hidden(event.toolUseId)) return
         if (!this.#active && event.turnId === undefined) this.#deferredHookRuns.push(event)
         else this.#hookRun(event, event.turnId ?? this.#active?.id ?? null)
         return
@@ -260,7 +267,7 @@ export class AppThread {
 
   #hookRun(event: Extract<SessionEvent, { type: 'hook/run' }>, turnId: string | null): void {
     if (event.executionMode === 'async' || event.status === 'running') return
-    const run = hookRunSummary(event)
+    const run = hookRunSummary(event, Date.parse(event.at))
     this.channel?.notify('hook/started', {
       threadId: this.id,
       turnId,
@@ -269,26 +276,20 @@ export class AppThread {
     this.channel?.notify('hook/completed', { threadId: this.id, turnId, run })
   }
 
-  #item(item: WireItem, turnId: string | null): void {
-    const now = Date.now()
-    const shown = item.type === 'userMessage' ? { ...item, startedAtMs: now, completedAtMs: now } : item
-    this.channel?.notify('item/started', { item: shown, threadId: this.id, turnId, startedAtMs: now })
-    this.channel?.notify('item/completed', { item: shown, threadId: this.id, turnId, completedAtMs: now })
-  }
-
   #turnStarted(turnId: string): void {
     const starting = this.#starting.shift()
     const active: ActiveTurn = {
       id: turnId,
       startedMs: Date.now(),
-      lastAgent: undefined,
       interruptReplies: [],
       carried: starting?.carried ?? false,
     }
     this.#active = active
+    this.#messages.turnStarted(turnId)
     starting?.reply(this.#wireTurn(active, 'inProgress', false))
     this.channel?.notify('thread/status/changed', { threadId: this.id, status: { type: 'active', activeFlags: [] } })
     this.channel?.notify('turn/started', { threadId: this.id, turn: this.#wireTurn(active, 'inProgress') })
+    if (this.#earlyWarnings) this.shown()
     for (const event of this.#deferredHookRuns.splice(0)) this.#hookRun(event, turnId)
     starting?.resolveReady(turnId)
   }
@@ -297,21 +298,25 @@ export class AppThread {
     const active = this.#active
     if (!active || active.id !== event.turnId) return
     const status = wireTurnStatus(event.status)
+    const lastAgent = this.#messages.turnEnded()
     const leftover = this.steering.takeSteers()
     const carry = leftover.length > 0 && status === 'completed' && this.onTurnEnd === 'nextTurn' && !active.carried
     if (leftover.length > 0 && !carry) this.#dropSteers(event.turnId, leftover, status === 'completed' ? 'turnCompleted' : status)
     for (const reply of active.interruptReplies.splice(0)) reply()
     this.#active = undefined
     this.channel?.notify('thread/status/changed', { threadId: this.id, status: { type: 'idle' } })
+    // An interrupted turn completes without its items, as Codex's.
+    const interrupted = status === 'interrupted'
     const ended: WireTurn = {
       ...this.#wireTurn(active, status),
-      items: active.lastAgent ? [active.lastAgent] : [],
-      itemsView: 'summary',
+      items: lastAgent && !interrupted ? [lastAgent] : [],
+      itemsView: interrupted ? 'notLoaded' : 'summary',
       error: event.error === undefined ? null : { message: event.error, codexErrorInfo: null, additionalDetails: null },
       completedAt: seconds(Date.now()),
       durationMs: Date.now() - active.startedMs,
     }
     this.channel?.notify('turn/completed', { threadId: this.id, turn: ended })
+    this.#commands.turnEnded()
     if (carry) {
       // Opt-in (`steer.onTurnEnd: "nextTurn"`): input that missed the turn starts the next one, at most once.
       const messages = leftover.map((steer) => steerMessage(steer))

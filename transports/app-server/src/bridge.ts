@@ -1,4 +1,4 @@
-import type { ApprovalRequest, Approvals, Kernel, Plugin, Services, SessionEvent } from '@harness-kernel/kernel'
+import type { ApprovalRequest, Approvals, Kernel, Plugin, Services, SessionEvent, ToolOutput } from '@harness-kernel/kernel'
 import { definePlugin } from '@harness-kernel/kernel'
 import type { HostChannel } from './host-channel.js'
 import { ThreadSteering } from './thread-steering.js'
@@ -9,6 +9,10 @@ export interface BridgedThread {
   onEvent(event: SessionEvent): void
   /** Streamed model text of the running turn. */
   onDelta(turnId: string, delta: string): void
+  /** A tool's streamed output. */
+  onToolOutput(callId: string, text: string): void
+  /** A tool has run (before any post-execute hook); `aborted` when the turn's interrupt stopped it. */
+  onToolExecuted(callId: string, result: ToolOutput, aborted: boolean): void
   approve(request: ApprovalRequest): Promise<{ kind: 'allow' } | { kind: 'deny'; reason: string }>
 }
 
@@ -21,7 +25,7 @@ export interface AppServerBridgeOptions {
  * The plugin that connects kernel sessions to app-server threads. The kernel composes services at
  * setup, so the plugin provides session-scoped `steering` (a `ThreadSteering` looked up by session
  * id), a kernel-wide `approvals` that routes by session id, and taps `session/event` to forward every
- * durable event to its thread. Put it first in the composition (before dialects) so its pre-step tap
+ * durable event to its thread (and `model/delta`, `tools/output`, `tools/post-execute` for what shows live). Put it first in the composition (before dialects) so its pre-step tap
  * gives host-input messages their role before hooks see them.
  */
 export class AppServerBridge {
@@ -57,6 +61,12 @@ export class AppServerBridge {
           }
         })
         kernel.hooks.modelDelta.tap('app-server', ({ session, turn, text }) => this.threads.get(session.id)?.onDelta(turn.id, text))
+        kernel.hooks.toolOutput.tap('app-server', ({ session, call, text }) => this.threads.get(session.id)?.onToolOutput(call.id, text))
+        // Stage -1000: the command's item completes before any dialect's post-execute tap runs a PostToolUse hook, as in Codex.
+        kernel.hooks.toolPostExecute.tap({ name: 'app-server', stage: -1000 }, (decision, { session, call, result, signal }) => {
+          this.threads.get(session.id)?.onToolExecuted(call.id, result, signal.aborted)
+          return decision
+        })
         // Stage -1000: before dialects' taps (wherever the plugin sits), so a developer item never reaches UserPromptSubmit.
         kernel.hooks.preStep.tapPromise({ name: 'app-server', stage: -1000 }, async (decision, payload) => {
           const steering = this.#steering.get(payload.session.id)

@@ -30,7 +30,14 @@ export interface AppServerClientOptions {
   onHostInput?: HostInputHandler
   /** Answers `item/commandExecution/requestApproval` with `{decision}`; default `decline`. */
   onApproval?: ApprovalHandler
+  /**
+   * Sees every message as it is read, before anything else handles it (a wire log, a protocol check). `answering` is
+   * the method of the request a response answers (when this client sent that request).
+   */
+  onReceive?: ReceiveTap
 }
+
+export type ReceiveTap = (message: WireMessage, answering?: string) => void
 
 export interface InitializeOptions {
   name?: string
@@ -64,7 +71,10 @@ export class AppServerClient extends EventEmitter {
   stderr = ''
   onHostInput: HostInputHandler | undefined
   onApproval: ApprovalHandler
+  onReceive: ReceiveTap | undefined
   readonly #peer: RpcPeer
+  /** The method of each request sent and not answered yet, by id. */
+  readonly #asked = new Map<RequestId, string>()
   readonly #exited: Promise<number | null>
 
   constructor(
@@ -77,6 +87,7 @@ export class AppServerClient extends EventEmitter {
     this.child = child
     this.onHostInput = options.onHostInput
     this.onApproval = options.onApproval ?? (() => ({ decision: 'decline' }))
+    this.onReceive = options.onReceive
     this.#exited = child
       ? new Promise((resolve) => {
           if (child.exitCode !== null) resolve(child.exitCode)
@@ -84,18 +95,23 @@ export class AppServerClient extends EventEmitter {
         })
       : Promise.resolve(null)
     this.#peer = new RpcPeer(fromServer, toServer, {
-      request: (method, params, id) => {
+      request: (method, params, id, message) => {
+        this.onReceive?.(message)
         this.received.push({ method, id, params })
         this.emit('serverRequest', method, params, id)
         return this.#serverRequest(method, params as Record<string, unknown>, id)
       },
       notification: (method, params, message) => {
+        this.onReceive?.(message)
         const notification = { method, params: (params ?? {}) as Record<string, unknown> }
         this.received.push(message)
         this.notifications.push(notification)
         this.emit('notification', notification)
       },
       response: (response) => {
+        const answering = this.#asked.get(response.id)
+        this.#asked.delete(response.id)
+        this.onReceive?.({ ...response }, answering)
         this.received.push({ ...response })
       },
       closed: () => this.emit('closed'),
@@ -119,7 +135,8 @@ export class AppServerClient extends EventEmitter {
   }
 
   async request<T = Record<string, unknown>>(method: string, params?: unknown): Promise<T> {
-    const { response } = this.#peer.request(method, params)
+    const { id, response } = this.#peer.request(method, params)
+    this.#asked.set(id, method)
     const answer = await response
     if (answer.error) throw new RpcError(answer.error.code, answer.error.message, answer.error.data)
     return answer.result as T
@@ -134,8 +151,15 @@ export class AppServerClient extends EventEmitter {
     this.#peer.send({ error: { code, message }, id })
   }
 
-  /** Sends a raw line (e.g. malformed JSON in tests). */
+  /** Sends a raw line, or lines (e.g. malformed JSON in tests). The requests among them are known to `onReceive`. */
   sendRaw(line: string): void {
+    for (const part of line.split('\n')) {
+      try {
+        const message = JSON.parse(part) as WireMessage
+        if (typeof message.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number'))
+          this.#asked.set(message.id, message.method)
+      } catch {}
+    }
     this.child?.stdin?.write(`${line}\n`)
   }
 

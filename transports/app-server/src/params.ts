@@ -1,11 +1,14 @@
 import { z } from 'zod'
 import { invalidRequest } from './rpc-errors.js'
+import { type SerdeNames, serdeMessage } from './serde-errors.js'
 
-/** Codex `UserInput`. The kernel renders text; images are kept as a text reference (documented). */
+/** Codex `UserInput`. The kernel renders text; images and audio are kept as a text reference (documented). */
 export const userInputSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string(), text_elements: z.array(z.unknown()).optional() }),
-  z.object({ type: z.literal('image'), url: z.string() }),
-  z.object({ type: z.literal('localImage'), path: z.string() }),
+  z.object({ type: z.literal('image'), url: z.string().optional(), fileId: z.string().optional(), detail: z.string().nullish() }),
+  z.object({ type: z.literal('localImage'), path: z.string(), detail: z.string().nullish() }),
+  z.object({ type: z.literal('audio'), url: z.string().optional(), fileId: z.string().optional() }),
+  z.object({ type: z.literal('localAudio'), path: z.string() }),
   z.object({ type: z.literal('skill'), name: z.string(), path: z.string() }),
   z.object({ type: z.literal('mention'), name: z.string(), path: z.string() }),
 ])
@@ -51,16 +54,27 @@ export const responseItemSchema = z.discriminatedUnion('type', [
 export const injectItemsParamsSchema = z.object({ threadId: z.string(), items: z.array(responseItemSchema) })
 export const hooksListParamsSchema = z.object({ cwds: z.array(z.string()).nullish(), threadId: z.string().nullish() }).nullish()
 
-/** Parses params, answering Codex-style `Invalid request: missing field \`x\`` on failure. */
+/** serde's names of the params types (for its ``expected struct X`` texts), by schema. */
+const serdeNames = new WeakMap<z.ZodType, SerdeNames>()
+function named<T extends z.ZodType>(schema: T, names: SerdeNames): T {
+  serdeNames.set(schema, names)
+  return schema
+}
+const INPUT = 'internally tagged enum UserInput'
+named(initializeParamsSchema, { '': 'struct InitializeParams', clientInfo: 'struct ClientInfo' })
+named(threadStartParamsSchema, { '': 'struct ThreadStartParams' })
+named(threadResumeParamsSchema, { '': 'struct ThreadResumeParams' })
+named(turnStartParamsSchema, { '': 'struct TurnStartParams', 'input.*': INPUT })
+named(turnSteerParamsSchema, { '': 'struct TurnSteerParams', 'input.*': INPUT })
+named(turnInterruptParamsSchema, { '': 'struct TurnInterruptParams' })
+named(injectItemsParamsSchema, { '': 'struct ThreadInjectItemsParams' })
+named(hooksListParamsSchema, { '': 'struct HooksListParams' })
+
+/** Parses params, refusing them in Codex's words: ``Invalid request: missing field `x` ``, ``… invalid type: …``. */
 export function parseParams<T>(schema: z.ZodType<T>, params: unknown): T {
   const parsed = schema.safeParse(params)
   if (parsed.success) return parsed.data
-  const issue = parsed.error.issues[0]
-  const path = issue?.path.join('.') ?? ''
-  if (issue?.code === 'invalid_type' && (issue.input === undefined || issue.message.includes('undefined'))) {
-    throw invalidRequest(`Invalid request: missing field \`${path}\``)
-  }
-  throw invalidRequest(`Invalid request: ${path === '' ? '' : `${path}: `}${issue?.message ?? 'invalid params'}`)
+  throw invalidRequest(`Invalid request: ${serdeMessage(parsed.error.issues, params, serdeNames.get(schema))}`)
 }
 
 /** The text the model sees for one `UserInput` (the kernel's messages are text only). */
@@ -71,9 +85,13 @@ export function inputText(input: readonly UserInput[]): string {
         case 'text':
           return entry.text
         case 'image':
-          return `[image: ${entry.url}]`
+          return `[image: ${entry.url ?? entry.fileId ?? ''}]`
         case 'localImage':
           return `[image: ${entry.path}]`
+        case 'audio':
+          return `[audio: ${entry.url ?? entry.fileId ?? ''}]`
+        case 'localAudio':
+          return `[audio: ${entry.path}]`
         default:
           return `[${entry.type}: ${entry.name} ${entry.path}]`
       }

@@ -1,5 +1,8 @@
 /** JSON-RPC error codes used on the wire (codex-app-server.md §8). */
 export const INVALID_REQUEST = -32600
+/** JSON-RPC's "method not found", which Codex also answers for an operation it does not support (yet). */
+export const METHOD_NOT_FOUND = -32601
+export const INVALID_PARAMS = -32602
 export const INTERNAL_ERROR = -32603
 export const SERVER_OVERLOADED = -32001
 

@@ -13,8 +13,8 @@ export interface RpcResponse {
 }
 
 export interface RpcPeerHandlers {
-  /** Answers a request: return the result or throw an `RpcError`. */
-  request(method: string, params: unknown, id: RequestId): Promise<unknown>
+  /** Answers a request: return the result or throw an `RpcError`. `message` is the request as read. */
+  request(method: string, params: unknown, id: RequestId, message: Record<string, unknown>): Promise<unknown>
   notification(method: string, params: unknown, message: Record<string, unknown>): void
   /** Every response, synchronously, as it is read (before any waiter runs). */
   response?(response: RpcResponse): void
@@ -110,7 +110,7 @@ export class RpcPeer {
     const id = record.id
     const hasId = typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))
     if (typeof record.method === 'string') {
-      if (hasId) void this.#answer(record.method, record.params, id as RequestId)
+      if (hasId) void this.#answer(record.method, record.params, id as RequestId, record)
       else this.#handlers.notification(record.method, record.params, record)
       return
     }
@@ -127,9 +127,9 @@ export class RpcPeer {
     this.#handlers.log?.('Failed to deserialize JSONRPCMessage: not a request, notification or response')
   }
 
-  async #answer(method: string, params: unknown, id: RequestId): Promise<void> {
+  async #answer(method: string, params: unknown, id: RequestId, message: Record<string, unknown>): Promise<void> {
     try {
-      const result = await this.#handlers.request(method, params, id)
+      const result = await this.#handlers.request(method, params, id, message)
       if (result !== ANSWERED) this.reply(id, result)
     } catch (error) {
       if (error instanceof RpcError) {

@@ -3,7 +3,7 @@ import type { Boundary, InputItem, SteeringClaim, SteeringSource } from '@harnes
 import type { HostChannel, ServerRequestEntry } from './host-channel.js'
 import { type HostInputItem, hostInputAnswerSchema } from './host-input-protocol.js'
 import { inputText, type UserInput } from './params.js'
-import type { AppServerMeta, WireItem } from './wire-items.js'
+import { type AppServerMeta, stamped, type WireItem } from './wire-items.js'
 
 export const TRANSPORT = 'app-server'
 
@@ -187,8 +187,20 @@ export class ThreadSteering implements SteeringSource {
           const item = this.heldItems.get(id)
           this.heldItems.delete(id)
           if (!item || dropped.has(id)) continue
-          channel?.notify('item/started', { item, threadId: this.threadId, turnId: boundary.turnId, startedAtMs: Date.now() })
-          channel?.notify('item/completed', { item, threadId: this.threadId, turnId: boundary.turnId, completedAtMs: Date.now() })
+          const now = Date.now()
+          channel?.notify('item/started', {
+            item: stamped(item, now, null),
+            threadId: this.threadId,
+            turnId: boundary.turnId,
+            startedAtMs: now,
+          })
+          channel?.notify('item/completed', {
+            item: stamped(item, now, now),
+            threadId: this.threadId,
+            turnId: boundary.turnId,
+            contentTokenCount: null,
+            completedAtMs: now,
+          })
         }
         channel?.notify('turn/hostInput/accepted', {
           threadId: this.threadId,

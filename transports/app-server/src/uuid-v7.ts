@@ -1,15 +1,2 @@
-import { randomBytes } from 'node:crypto'
-
-/** A UUIDv7 (time-ordered), as Codex uses for thread ids. */
-export function uuidv7(now = Date.now()): string {
-  const bytes = randomBytes(16)
-  let ms = now
-  for (let index = 5; index >= 0; index--) {
-    bytes[index] = ms % 256
-    ms = Math.floor(ms / 256)
-  }
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80
-  const hex = bytes.toString('hex')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
-}
+/** A UUIDv7 (time-ordered), as Codex uses for thread and turn ids: the kernel's, which makes its turn ids the same way. */
+export { uuidv7 } from '@harness-kernel/kernel'

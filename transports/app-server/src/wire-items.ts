@@ -1,4 +1,5 @@
 import type { Message, SessionEvent, TurnStatus } from '@harness-kernel/kernel'
+import { agentMessageId, userMessageId } from './item-ids.js'
 import type { UserInput } from './params.js'
 
 /** What the server keeps on a recorded message, in `message.meta.appServer` (it reaches the session log). */
@@ -38,11 +39,28 @@ function textContent(message: Message): UserInput[] {
   return [{ type: 'text', text, text_elements: [] }]
 }
 
-/** The item a recorded message shows as, or undefined (tool results, plugin context, …). */
-export function messageItem(event: Extract<SessionEvent, { type: 'message' }>, hostInput: boolean): WireItem | undefined {
+/** Codex's members of an `agentMessage` item that the kernel has nothing for. */
+const AGENT_MESSAGE_NULLS = { phase: null, moderation: null, memoryCitation: null, delivery: null, questions: null }
+
+/** Stamps an item as Codex does: `startedAtMs` always, `completedAtMs` null until it completes. */
+export function stamped(item: WireItem, startedAtMs: number, completedAtMs: number | null): WireItem {
+  return { ...item, startedAtMs, completedAtMs }
+}
+
+/**
+ * The item a recorded message shows as, or undefined (tool results, plugin context, …), without its time stamps.
+ * `agentIndex` is the message's place among its turn's agent messages (its id: `agentMessageId`).
+ */
+export function messageItem(
+  event: Extract<SessionEvent, { type: 'message' }>,
+  hostInput: boolean,
+  sessionId: string,
+  agentIndex: number,
+): WireItem | undefined {
   const { message } = event
   const meta = appServerMeta(message)
-  const id = (message.meta?.steeringItemId as string | undefined) ?? `item-${event.seq}`
+  const steeringId = message.meta?.steeringItemId
+  const id = typeof steeringId === 'string' ? steeringId : userMessageId(sessionId, event)
   if (meta?.kind === 'injected') return undefined
   if (meta?.kind === 'hostInput') {
     if (!hostInput) return undefined
@@ -59,9 +77,14 @@ export function messageItem(event: Extract<SessionEvent, { type: 'message' }>, h
   if (message.role === 'assistant') {
     const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('')
     if (text === '') return undefined
-    return { type: 'agentMessage', id, text, phase: null }
+    return { type: 'agentMessage', id: agentMessageId(event.turnId ?? '', agentIndex), text, ...AGENT_MESSAGE_NULLS }
   }
   return undefined
+}
+
+/** An agent message item before its text is recorded (streaming). */
+export function streamingAgentItem(id: string): WireItem {
+  return { type: 'agentMessage', id, text: '', ...AGENT_MESSAGE_NULLS }
 }
 
 export function commandText(name: string, input: unknown): string {
@@ -71,25 +94,47 @@ export function commandText(name: string, input: unknown): string {
   return `${name} ${JSON.stringify(input ?? {})}`
 }
 
-export function commandItem(
-  call: { callId: string; name: string; input: unknown },
-  cwd: string,
-  status: 'inProgress' | 'completed' | 'failed' | 'declined',
-  result?: { output: string; durationMs: number; exitCode: number | null },
-): WireItem {
+/** What ran, as Codex shows it (`/bin/bash -lc '…'` there): the shell tool's `/bin/bash -c '<command>'`. */
+function commandLine(name: string, input: unknown, command: string): string {
+  if (name !== 'shell' || typeof (input as { command?: unknown } | undefined)?.command !== 'string') return command
+  return `/bin/bash -c '${command.replaceAll("'", `'\\''`)}'`
+}
+
+/** A tool call as a command: what the model asked for, and since when. */
+export interface CommandCall {
+  callId: string
+  name: string
+  input: unknown
+  startedMs: number
+}
+
+/** How a command ended: `aggregatedOutput` is its stdout and stderr as they came (else the tool's output text). */
+export interface CommandEnd {
+  status: 'completed' | 'failed' | 'declined'
+  aggregatedOutput: string | null
+  exitCode: number | null
+  completedMs: number
+}
+
+/** Every tool call shows as a `commandExecution` item (in progress without `end`). */
+export function commandItem(call: CommandCall, cwd: string, end?: CommandEnd): WireItem {
   const command = commandText(call.name, call.input)
   return {
     type: 'commandExecution',
     id: call.callId,
-    command,
+    pluginId: null,
+    scriptPath: null,
+    command: commandLine(call.name, call.input, command),
     cwd,
     processId: null,
     source: 'agent',
-    status,
+    status: end?.status ?? 'inProgress',
     commandActions: [{ type: 'unknown', command }],
-    aggregatedOutput: result?.output ?? null,
-    exitCode: result?.exitCode ?? null,
-    durationMs: result?.durationMs ?? null,
+    aggregatedOutput: end?.aggregatedOutput ?? null,
+    exitCode: end?.exitCode ?? null,
+    durationMs: end ? Math.max(0, end.completedMs - call.startedMs) : null,
+    startedAtMs: call.startedMs,
+    completedAtMs: end?.completedMs ?? null,
   }
 }
 
@@ -101,14 +146,19 @@ export function wireTurnStatus(status: TurnStatus): WireTurn['status'] {
 
 const seconds = (ms: number) => Math.floor(ms / 1000)
 
-/** Rebuilds a thread's turns (with full items) from its session log, for `thread/resume`. */
+/**
+ * Rebuilds a thread's turns (with full items) from its session log, for `thread/resume`. Items carry the ids and time
+ * stamps they had live; a command's exit code is not in the log (null).
+ */
 export function turnsFromEvents(events: readonly SessionEvent[], cwd: string, hostInput: boolean): WireTurn[] {
-  const turns: (WireTurn & { startedMs: number })[] = []
-  const calls = new Map<string, { callId: string; name: string; input: unknown; at: number; declined: boolean }>()
-  let current: (WireTurn & { startedMs: number }) | undefined
+  const turns: (WireTurn & { startedMs: number; agentMessages: number })[] = []
+  const calls = new Map<string, CommandCall & { declined: boolean }>()
+  let sessionId = ''
+  let current: (WireTurn & { startedMs: number; agentMessages: number }) | undefined
   for (const event of events) {
     const at = Date.parse(event.at)
-    if (event.type === 'turn/start') {
+    if (event.type === 'session/start') sessionId = event.sessionId
+    else if (event.type === 'turn/start') {
       current = {
         id: event.turnId,
         rootTurnId: event.turnId,
@@ -120,18 +170,26 @@ export function turnsFromEvents(events: readonly SessionEvent[], cwd: string, ho
         completedAt: null,
         durationMs: null,
         startedMs: at,
+        agentMessages: 0,
       }
       turns.push(current)
     } else if (event.type === 'message') {
-      const item = messageItem(event, hostInput)
-      if (item) current?.items.push(item)
+      const item = messageItem(event, hostInput, sessionId, current?.agentMessages ?? 0)
+      if (item?.type === 'agentMessage' && current) current.agentMessages++
+      if (item) current?.items.push(stamped(item, at, at))
     } else if (event.type === 'tool/call') {
-      calls.set(event.callId, { callId: event.callId, name: event.name, input: event.input, at, declined: event.decision === 'deny' })
+      calls.set(event.callId, {
+        callId: event.callId,
+        name: event.name,
+        input: event.input,
+        startedMs: at,
+        declined: event.decision.startsWith('deny'),
+      })
     } else if (event.type === 'tool/result') {
       const call = calls.get(event.callId)
       if (call && current) {
         const status = call.declined ? 'declined' : event.isError ? 'failed' : 'completed'
-        current.items.push(commandItem(call, cwd, status, { output: event.output, durationMs: at - call.at, exitCode: null }))
+        current.items.push(commandItem(call, cwd, { status, aggregatedOutput: event.output, exitCode: null, completedMs: at }))
       }
     } else if (event.type === 'turn/end' && current?.id === event.turnId) {
       current.status = wireTurnStatus(event.status)
@@ -141,5 +199,5 @@ export function turnsFromEvents(events: readonly SessionEvent[], cwd: string, ho
       current = undefined
     }
   }
-  return turns.map(({ startedMs: _startedMs, ...turn }) => turn)
+  return turns.map(({ startedMs: _startedMs, agentMessages: _agentMessages, ...turn }) => turn)
 }

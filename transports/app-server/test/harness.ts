@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AppServerClient, type AppServerClientOptions } from '../src/client.js'
+import { codexSchema } from './support/codex-schema.js'
 
 const fixture = fileURLToPath(new URL('./fixtures/server.mjs', import.meta.url))
 
@@ -31,7 +32,10 @@ export interface RecordedRequest {
   request: { messages: { role: string; content: { type: string; text?: string }[]; source: { kind: string } }[] }
 }
 
-/** Spawns the real server (`test/fixtures/server.mjs` over `dist/`) in a fresh directory with a script. */
+/**
+ * Spawns the real server (`test/fixtures/server.mjs` over `dist/`) in a fresh directory with a script. Every message
+ * it sends is checked against Codex's schema (`codexSchema`; each test file asserts no failures after each test).
+ */
 export function startServer(steps: ScriptStep[], options: AppServerClientOptions & { args?: string[]; dir?: string } = {}): TestServer {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'app-server-'))
   const script = join(dir, 'script.json')
@@ -41,7 +45,7 @@ export function startServer(steps: ScriptStep[], options: AppServerClientOptions
     const client = AppServerClient.spawn(
       process.execPath,
       [fixture, '--script', script, '--cwd', dir, '--record', record, ...(options.args ?? [])],
-      { ...clientOptions, cwd: dir, stderr: 'pipe' },
+      { onReceive: codexSchema.onReceive, ...clientOptions, cwd: dir, stderr: 'pipe' },
     )
     return {
       client,

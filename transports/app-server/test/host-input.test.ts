@@ -5,6 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { AppServerClient, HostInputRequest } from '../src/client.js'
 import type { WireTurn } from '../src/wire-items.js'
 import { hostItem, methods, type ScriptStep, startServer, text, userItem } from './harness.js'
+import { codexSchema } from './support/codex-schema.js'
+
+// Every message the servers sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
+afterEach(() => {
+  expect(codexSchema.take()).toEqual([])
+})
 
 const clients: AppServerClient[] = []
 afterEach(async () => {

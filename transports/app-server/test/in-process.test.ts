@@ -4,11 +4,17 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { createKernel } from '@harness-kernel/kernel'
 import { scriptedModel } from '@harness-kernel/scripted-model'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createAppServer } from '../src/app-server.js'
 import { createAppServerBridge } from '../src/bridge.js'
 import { AppServerClient } from '../src/client.js'
 import { readLines } from '../src/json-lines.js'
+import { codexSchema } from './support/codex-schema.js'
+
+// Every message the server sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
+afterEach(() => {
+  expect(codexSchema.take()).toEqual([])
+})
 
 describe('in-process use', () => {
   it('reads lines split across chunks, CRLF and a last line without newline', async () => {
@@ -30,7 +36,7 @@ describe('in-process use', () => {
     const fromServer = new PassThrough()
     const logs: string[] = []
     const server = createAppServer({ kernel, bridge, input: toServer, output: fromServer, log: (line) => logs.push(line) })
-    const client = new AppServerClient(fromServer, toServer)
+    const client = new AppServerClient(fromServer, toServer, { onReceive: codexSchema.onReceive })
     await client.initialize()
     const { thread } = await client.startThread()
     const { turn } = await client.startTurn(thread.id, 'hi')

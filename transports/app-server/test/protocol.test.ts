@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppServerClient } from '../src/client.js'
 import { methods, startServer } from './harness.js'
+import { codexSchema } from './support/codex-schema.js'
+
+// Every message the servers sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
+afterEach(() => {
+  expect(codexSchema.take()).toEqual([])
+})
 
 let client: AppServerClient | undefined
 afterEach(async () => {
@@ -44,6 +50,48 @@ describe('framing, handshake and errors', () => {
     expect(client.stderr).toContain('Failed to deserialize JSONRPCMessage')
   })
 
+  it('refuses params in Codex’s (serde’s) words; a request whose id is not a string or an integer gets no answer, as in Codex', async () => {
+    const server = startServer([{ text: 'hi' }])
+    client = server.client
+    await client.initialize()
+    const { thread } = await client.startThread()
+    const threadId = thread.id
+    const refusal = (params: unknown, method = 'turn/start') =>
+      client!.request(method, params).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      )
+    expect(await refusal({ threadId, input: 'not an array' })).toBe(
+      'Invalid request: invalid type: string "not an array", expected a sequence',
+    )
+    expect(await refusal({ threadId, input: { a: 1 } })).toBe('Invalid request: invalid type: map, expected a sequence')
+    expect(await refusal({ threadId, input: null })).toBe('Invalid request: invalid type: null, expected a sequence')
+    expect(await refusal({ threadId, input: 1.5 })).toBe('Invalid request: invalid type: floating point `1.5`, expected a sequence')
+    expect(await refusal({ threadId })).toBe('Invalid request: missing field `input`')
+    expect(await refusal({ threadId, input: ['hi'] })).toBe(
+      'Invalid request: invalid type: string "hi", expected internally tagged enum UserInput',
+    )
+    expect(await refusal({ threadId, input: [{ text: 'hi' }] })).toBe('Invalid request: missing field `type`')
+    expect(await refusal({ threadId, input: [{ type: 'text' }] })).toBe('Invalid request: missing field `text`')
+    expect(await refusal({ threadId, input: [{ type: 'bogus' }] })).toBe(
+      'Invalid request: unknown variant `bogus`, expected one of `text`, `image`, `localImage`, `audio`, `localAudio`, `skill`, `mention`',
+    )
+    expect(await refusal({ threadId, input: [], clientUserMessageId: 5 })).toBe(
+      'Invalid request: invalid type: integer `5`, expected a string',
+    )
+    expect(await refusal(undefined)).toBe('Invalid request: missing field `params`')
+    expect(await refusal('x')).toBe('Invalid request: invalid type: string "x", expected struct TurnStartParams')
+    expect(await refusal({ cwd: 5 }, 'thread/start')).toBe('Invalid request: invalid type: integer `5`, expected a string')
+
+    // Codex reads `{"id": {…}, "method": …}` as a notification it does not know, and answers nothing.
+    const since = client.received.length
+    client.sendRaw('{"id":{"x":1},"method":"thread/start","params":{}}')
+    client.sendRaw('{"id":null,"method":"thread/start","params":{}}')
+    client.sendRaw('{"id":1.5,"method":"thread/start","params":{}}')
+    await client.request('hooks/list', { cwds: ['/x'] })
+    expect(methods(client).slice(since)).toEqual([expect.stringMatching(/^response:/)])
+  })
+
   it('runs a tool-using turn with Codex-ordered notifications and lists hooks', async () => {
     const server = startServer([{ tool_calls: [{ name: 'echo', input: { text: 'a' }, id: 'call_a' }] }, { text: 'done' }])
     client = server.client
@@ -74,6 +122,9 @@ describe('framing, handshake and errors', () => {
       'item/completed',
       'item/started',
       'item/completed',
+      // PostToolUse runs after the command's item completes, as in Codex.
+      'hook/started',
+      'hook/completed',
       'item/started',
       'item/completed',
       'hook/started',

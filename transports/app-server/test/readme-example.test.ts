@@ -14,7 +14,8 @@ import { codexHooks } from '@harness-kernel/codex'
 import { createKernel } from '@harness-kernel/kernel'
 import { scriptedModel } from '@harness-kernel/scripted-model'
 import { tools } from '@harness-kernel/tools'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
+import { codexSchema } from './support/codex-schema.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, '../../..')
@@ -96,6 +97,11 @@ afterAll(() => {
   process.env = saved
   rmSync(dir, { recursive: true, force: true })
 })
+// Every message the server sent the sample could have come from Codex 0.169.0 (its schema; documented extensions aside).
+afterEach(() => {
+  vi.restoreAllMocks()
+  expect(codexSchema.take()).toEqual([])
+})
 
 it('the README shows the samples of this file, with their imports', () => {
   for (const [name, count] of [
@@ -128,6 +134,11 @@ it('the client sample spawns harness app-server, starts a turn, steers it and se
       '  - text: "Built. Release notes: the build runs in one step."',
       '',
     ].join('\n'),
+  )
+  // The sample's client, as it spawns it, with the schema check tapping what it receives.
+  const spawn = AppServerClient.spawn.bind(AppServerClient)
+  vi.spyOn(AppServerClient, 'spawn').mockImplementation((command, args, options) =>
+    spawn(command, args, { ...options, onReceive: codexSchema.onReceive }),
   )
   const lines: string[] = []
   const client = await clientSample(

@@ -1,8 +1,14 @@
 import { readFileSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { HostInputItem } from '../src/host-input-protocol.js'
 import type { ScriptStep } from './harness.js'
 import { startServer, userItem } from './harness.js'
+import { codexSchema } from './support/codex-schema.js'
+
+// Every message the servers sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
+afterEach(() => {
+  expect(codexSchema.take()).toEqual([])
+})
 
 const logEvents = (path: string) =>
   readFileSync(path, 'utf8')

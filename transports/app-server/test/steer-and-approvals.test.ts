@@ -2,6 +2,12 @@ import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppServerClient } from '../src/client.js'
 import { startServer, text } from './harness.js'
+import { codexSchema } from './support/codex-schema.js'
+
+// Every message the servers sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
+afterEach(() => {
+  expect(codexSchema.take()).toEqual([])
+})
 
 const clients: AppServerClient[] = []
 afterEach(async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AppServerClient, type AppServerClientOptions, type HostInputRequest } from '@harness-kernel/app-server'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { codexSchema } from '../../../../transports/app-server/test/support/codex-schema.js'
 import { isolatedClaudeEnv } from '../support/claude-env.js'
 import { readLog, toolDirective } from '../support/driver-harness.js'
 import { type FakeAnthropic, lastUserBlocks, mainRequests, startFakeAnthropic } from '../support/fake-anthropic.js'
@@ -28,6 +29,8 @@ afterEach(async () => {
     await server.close()
     rmSync(dir, { recursive: true, force: true })
   }
+  // Every message the servers sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
+  expect(codexSchema.take()).toEqual([])
 })
 
 /** A fake Messages API, and the app server on the Claude Code driver pointed at it (private homes, no user settings). */
@@ -44,6 +47,7 @@ async function serve(options: AppServerClientOptions = {}): Promise<Running> {
   }
   for (const name of ['HARNESS_MODEL', 'ANTHROPIC_MODEL', 'ANTHROPIC_AUTH_TOKEN']) delete env[name]
   const client = AppServerClient.spawn(process.execPath, [BIN, 'app-server', '--driver', 'claude-code'], {
+    onReceive: codexSchema.onReceive,
     ...options,
     cwd: workspace,
     env,

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AppServerClient, type AppServerClientOptions, type HostInputRequest } from '@harness-kernel/app-server'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { codexSchema } from '../../../../transports/app-server/test/support/codex-schema.js'
 import { callDirective, readLog } from '../support/driver-harness.js'
 import { type FakeResponses, newInput, type RecordedRequest, startFakeResponses } from '../support/fake-responses.js'
 
@@ -28,6 +29,8 @@ afterEach(async () => {
     await server.close()
     rmSync(dir, { recursive: true, force: true })
   }
+  // Every message the servers sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
+  expect(codexSchema.take()).toEqual([])
 })
 
 /** A fake Responses API, and the app server on the Codex driver pointed at it (private homes). */
@@ -47,6 +50,7 @@ async function serve(options: AppServerClientOptions = {}): Promise<Running> {
   }
   delete env.HARNESS_MODEL
   const client = AppServerClient.spawn(process.execPath, [BIN, 'app-server', '--driver', 'codex', '--model', 'openai:gpt-5.1-codex'], {
+    onReceive: codexSchema.onReceive,
     ...options,
     cwd: workspace,
     env,

@@ -16,6 +16,8 @@ export interface MethodContext {
   threadFor(threadId: string): AppThread
   /** Makes a started or resumed session one of this server's threads. */
   adopt(session: Session, createdMs: number): AppThread
+  /** Interrupts the thread's turn, waits for it to end, then ends its session and forgets the thread. */
+  unload(thread: AppThread, reason: string): Promise<void>
   /** `{thread, model, modelProvider, cwd}` as `thread/start` and `thread/resume` answer. */
   threadResult(kernel: Kernel, thread: AppThread, turns: WireTurn[]): Record<string, unknown> & { thread: Record<string, unknown> }
   readonly channel: HostChannel

@@ -1,0 +1,80 @@
+import type { z } from 'zod'
+
+/**
+ * serde's names for what a place in the params expects where zod's kind says too little: `struct TurnStartParams` for
+ * the params themselves (key `''`), `internally tagged enum UserInput` for each input item (key `input.*`).
+ */
+export type SerdeNames = Readonly<Record<string, string>>
+
+type Issue = z.core.$ZodIssue
+
+/**
+ * The text Codex (serde) gives for params it cannot parse, from zod's issues: ``missing field `x` ``,
+ * ``invalid type: string "x", expected a sequence``, ``unknown variant `x`, expected one of `a`, `b` ``. serde stops at
+ * the first wrong value and reports missing fields only after the rest parsed, so type errors come first.
+ */
+export function serdeMessage(issues: readonly Issue[], params: unknown, names: SerdeNames = {}): string {
+  const missing = (issue: Issue) => issue.code === 'invalid_type' && valueAt(params, issue.path) === undefined
+  const issue = [...issues].sort((a, b) => Number(missing(a)) - Number(missing(b)))[0]
+  if (!issue) return 'invalid params'
+  const value = valueAt(params, issue.path)
+  if (issue.code === 'invalid_union' && issue.discriminator !== undefined) {
+    if (value === undefined) return `missing field \`${issue.discriminator}\``
+    if (typeof value !== 'string') return `invalid type: ${unexpected(value)}, expected variant identifier`
+    return `unknown variant \`${value}\`, expected ${expectedOneOf((issue as { options?: unknown[] }).options ?? [])}`
+  }
+  if (issue.code === 'invalid_type') {
+    if (issue.path.length === 0 && (value === undefined || value === null)) return 'missing field `params`'
+    if (value === undefined) return `missing field \`${String(issue.path.findLast((key) => typeof key === 'string') ?? 'params')}\``
+    return `invalid type: ${unexpected(value)}, expected ${names[pattern(issue.path)] ?? EXPECTED[issue.expected] ?? `a ${issue.expected}`}`
+  }
+  if (issue.code === 'invalid_value' && typeof value === 'string')
+    return `unknown variant \`${value}\`, expected ${expectedOneOf(issue.values)}`
+  const at = issue.path.join('.')
+  return `${at === '' ? '' : `${at}: `}${issue.message}`
+}
+
+const EXPECTED: Readonly<Record<string, string>> = {
+  array: 'a sequence',
+  string: 'a string',
+  boolean: 'a boolean',
+  object: 'a map',
+  number: 'a number',
+  int: 'an integer',
+}
+
+/** How serde shows a value it did not expect. */
+function unexpected(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'sequence'
+  switch (typeof value) {
+    case 'string':
+      return `string ${JSON.stringify(value)}`
+    case 'boolean':
+      return `boolean \`${value}\``
+    case 'number':
+      return Number.isInteger(value) ? `integer \`${value}\`` : `floating point \`${value}\``
+    default:
+      return 'map'
+  }
+}
+
+/** serde's list of what was expected: `` `a` ``, `` `a` or `b` ``, `` one of `a`, `b`, `c` ``. */
+function expectedOneOf(names: readonly unknown[]): string {
+  const quoted = names.map((name) => `\`${String(name)}\``)
+  return quoted.length <= 2 ? quoted.join(' or ') : `one of ${quoted.join(', ')}`
+}
+
+/** `input.0.text` → `input.*.text`: the key of `SerdeNames`. */
+function pattern(path: readonly PropertyKey[]): string {
+  return path.map((key) => (typeof key === 'number' ? '*' : String(key))).join('.')
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<PropertyKey, unknown>)[key]
+  }
+  return current
+}

@@ -1,0 +1,108 @@
+import type { Kernel, Session, SessionSummary } from '@harness-kernel/kernel'
+import type { WireTurn } from './wire-items.js'
+
+/** What a thread object is made of: a loaded thread, or a stand-in for one of the session store. */
+export interface ThreadFacts {
+  readonly id: string
+  readonly busy: boolean
+  readonly createdMs: number
+  readonly session: Pick<Session, 'cwd' | 'transcriptPath'>
+}
+
+const seconds = (ms: number) => Math.floor(ms / 1000)
+
+/** The session store's facts of a thread (name, first prompt, times), when it has its log. */
+function storedFacts(kernel: Kernel, threadId: string): SessionSummary | undefined {
+  try {
+    return kernel.resolve('sessionStore').summary(threadId)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Codex's `Thread`, every member: real values from the session (id, session id, path, cwd, times, first prompt as
+ * `preview`, name, fork source, status, this server's version as `cliVersion`), and Codex's neutral value where the
+ * kernel has none: `source: "unknown"`, `originator`/`projectId`/`gitInfo`/… null (README "Threads").
+ */
+export function threadObject(
+  kernel: Kernel,
+  thread: ThreadFacts,
+  turns: WireTurn[],
+  { cliVersion, originator }: ThreadOrigin,
+): Record<string, unknown> {
+  const stored = storedFacts(kernel, thread.id)
+  const createdAt = seconds(Date.parse(stored?.createdAt ?? '') || thread.createdMs)
+  const updatedAt = Math.max(createdAt, seconds(Date.parse(stored?.updatedAt ?? '') || Date.now()))
+  return {
+    id: thread.id,
+    sessionId: thread.id,
+    forkedFromId: stored?.forkedFrom ?? null,
+    parentThreadId: null,
+    preview: stored?.firstPrompt ?? '',
+    ephemeral: false,
+    historyMode: 'paginated',
+    modelProvider: 'harness',
+    model: threadModel(kernel),
+    reasoningEffort: null,
+    createdAt,
+    updatedAt,
+    recencyAt: updatedAt,
+    status: thread.busy ? { type: 'active', activeFlags: [] } : { type: 'idle' },
+    path: thread.session.transcriptPath,
+    cwd: thread.session.cwd,
+    cliVersion,
+    originator,
+    source: 'unknown',
+    threadSource: null,
+    agentNickname: null,
+    agentRole: null,
+    gitInfo: null,
+    name: stored?.name ?? null,
+    projectId: null,
+    section: null,
+    sectionEnteredAt: null,
+    // Members Codex 0.169.0 sends beyond its published schema, with the values it sends for a local thread.
+    attachedToThreadId: null,
+    canAcceptDirectInput: true,
+    daybreakEnabled: null,
+    environments: [{ environmentId: 'local', cwd: thread.session.cwd, runtimeWorkspaceRoots: [thread.session.cwd] }],
+    extra: null,
+    turns,
+  }
+}
+
+/** Who made the thread objects: this server's version, and the connection's client (Codex's `originator`). */
+export interface ThreadOrigin {
+  readonly cliVersion: string
+  /** `clientInfo.name` of the connection that initialized; null before. */
+  readonly originator: string | null
+}
+
+/** The model a thread runs: the kernel's; a driver that brings its own (Claude Code, Codex) leaves its id instead. */
+export function threadModel(kernel: Kernel): string {
+  const driver = kernel.resolve('driver')
+  return driver.capabilities.model === 'kernel' ? kernel.resolve('model').id : driver.id
+}
+
+/** What `thread/start`, `thread/resume` (and `thread/fork`) answer: the thread and the settings it runs with. */
+export function threadResponse(kernel: Kernel, thread: ThreadFacts, turns: WireTurn[], origin: ThreadOrigin) {
+  const object = threadObject(kernel, thread, turns, origin)
+  return {
+    thread: object,
+    model: object.model as string,
+    modelProvider: 'harness',
+    serviceTier: null,
+    cwd: thread.session.cwd,
+    instructionSources: [],
+    approvalPolicy: 'on-request',
+    approvalsReviewer: 'user',
+    sandbox: { type: 'dangerFullAccess' },
+    reasoningEffort: null,
+    disabledPluginIds: [],
+    // Beyond the published schema, as Codex 0.169.0 sends them.
+    runtimeWorkspaceRoots: [thread.session.cwd],
+    activePermissionProfile: null,
+    multiAgentMode: 'explicitRequestOnly',
+  }
+}

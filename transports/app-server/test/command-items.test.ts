@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { AppServerClient } from '../src/client.js'
+import { methods, startServer } from './harness.js'
+import { codexSchema } from './support/codex-schema.js'
+
+// Every message the servers sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
+afterEach(() => {
+  expect(codexSchema.take()).toEqual([])
+})
+
+const clients: AppServerClient[] = []
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()))
+})
+
+const shell = (command: string, id = 'call_sh') => ({ tool_calls: [{ name: 'shell', input: { command }, id }] })
+type Item = { type: string; id: string; [key: string]: unknown }
+const item = (params: Record<string, unknown>) => params.item as Item
+
+/** Each message's method, with its item type for item notifications (`item/completed:commandExecution`). */
+const wire = (client: AppServerClient, since = 0) =>
+  methods(client)
+    .slice(since)
+    .map((method, index) => {
+      const params = client.received[since + index]?.params as Record<string, unknown> | undefined
+      return params?.item ? `${method}:${item(params).type}` : method
+    })
+
+async function turn(client: AppServerClient, prompt = 'go') {
+  await client.initialize()
+  const { thread } = await client.startThread()
+  const started = await client.startTurn(thread.id, prompt)
+  return { threadId: thread.id, turnId: started.turn.id }
+}
+
+describe('commandExecution items (codex-app-server.md §4.2, §5)', () => {
+  it('streams the shell’s output as outputDelta, then completes with its exit code, before PostToolUse runs', async () => {
+    const command = 'echo hi; sleep 0.2; echo err >&2; sleep 0.2; echo more; exit 3'
+    const server = startServer([shell(command), { text: 'it failed' }])
+    const { client } = server
+    clients.push(client)
+    const { threadId, turnId } = await turn(client)
+    await client.turnCompleted(threadId, turnId)
+
+    const deltas = client.notifications.filter((entry) => entry.method === 'item/commandExecution/outputDelta')
+    expect(deltas.map((entry) => entry.params)).toEqual([
+      { threadId, turnId, itemId: 'call_sh', delta: 'hi\n' },
+      { threadId, turnId, itemId: 'call_sh', delta: 'err\n' },
+      { threadId, turnId, itemId: 'call_sh', delta: 'more\n' },
+    ])
+    const started = client.notifications.find((entry) => entry.method === 'item/started' && item(entry.params).id === 'call_sh')!
+    const completed = client.notifications.find((entry) => entry.method === 'item/completed' && item(entry.params).id === 'call_sh')!
+    expect(item(started.params)).toMatchObject({ status: 'inProgress', exitCode: null, aggregatedOutput: null, completedAtMs: null })
+    expect(item(completed.params)).toMatchObject({
+      type: 'commandExecution',
+      command: `/bin/bash -c '${command}'`,
+      commandActions: [{ type: 'unknown', command }],
+      status: 'failed',
+      exitCode: 3,
+      aggregatedOutput: 'hi\nerr\nmore\n',
+      startedAtMs: item(started.params).startedAtMs,
+      completedAtMs: completed.params.completedAtMs,
+    })
+    const { durationMs, startedAtMs, completedAtMs } = item(completed.params) as unknown as Record<string, number>
+    expect(durationMs).toBeGreaterThanOrEqual(300)
+    expect(completedAtMs! - startedAtMs!).toBe(durationMs)
+
+    // Codex's order: the deltas, the item's completion, then the PostToolUse hook run.
+    const order = wire(client).filter((entry) => entry.includes('commandExecution') || entry.startsWith('hook/'))
+    expect(order).toEqual([
+      'hook/started',
+      'hook/completed',
+      'item/started:commandExecution',
+      'item/commandExecution/outputDelta',
+      'item/commandExecution/outputDelta',
+      'item/commandExecution/outputDelta',
+      'item/completed:commandExecution',
+      'hook/started',
+      'hook/completed',
+      'hook/started',
+      'hook/completed',
+    ])
+    const hooks = client.notifications.filter((entry) => entry.method === 'hook/completed')
+    expect(hooks.map((entry) => (entry.params.run as { eventName: string }).eventName)).toEqual(['sessionStart', 'postToolUse', 'stop'])
+    // The model saw the tool's own rendering, exit code included.
+    const second = server.requests()[1]!.request.messages.at(-1)!
+    expect(JSON.stringify(second)).toContain('[exit code: 3]')
+  })
+
+  it('a command that succeeds completes with exit code 0; thread/resume shows it from the log', async () => {
+    const server = startServer([shell('printf ok'), { text: 'done' }])
+    const { client } = server
+    clients.push(client)
+    const { threadId, turnId } = await turn(client)
+    await client.turnCompleted(threadId, turnId)
+    const completed = client.notifications.find((entry) => entry.method === 'item/completed' && item(entry.params).id === 'call_sh')!
+    expect(item(completed.params)).toMatchObject({ status: 'completed', exitCode: 0, aggregatedOutput: 'ok' })
+    await client.close()
+
+    const restarted = server.restart().client
+    clients.push(restarted)
+    await restarted.initialize()
+    const { thread } = await restarted.resumeThread(threadId)
+    const resumed = thread.turns[0]!.items.find((entry) => entry.type === 'commandExecution')!
+    // The log keeps the tool's result text, not its exit code.
+    expect(resumed).toMatchObject({ id: 'call_sh', status: 'completed', aggregatedOutput: 'ok', exitCode: null })
+    expect(resumed.startedAtMs).toEqual(expect.any(Number))
+    expect(resumed.completedAtMs).toEqual(expect.any(Number))
+  })
+
+  it('turn/interrupt during a command: no PostToolUse, no item/completed before the answer; the item completes after turn/completed', async () => {
+    const server = startServer([shell('echo started; sleep 30'), { text: 'never' }])
+    const { client } = server
+    clients.push(client)
+    const { threadId, turnId } = await turn(client)
+    await client.waitFor('item/commandExecution/outputDelta')
+    const since = client.received.length
+    await client.interrupt(threadId, turnId)
+    const completed = await client.waitFor('item/completed', (params) => item(params).id === 'call_sh')
+    expect(wire(client, since)).toEqual([
+      expect.stringMatching(/^response:/),
+      'thread/status/changed',
+      'turn/completed',
+      'item/completed:commandExecution',
+    ])
+    const ended = client.notifications.find((entry) => entry.method === 'turn/completed')!
+    expect(ended.params.turn).toMatchObject({ status: 'interrupted', items: [], itemsView: 'notLoaded' })
+    expect(item(completed)).toMatchObject({ status: 'failed', aggregatedOutput: 'started\n', exitCode: null })
+    const hooks = client.notifications.filter((entry) => entry.method === 'hook/completed')
+    expect(hooks.map((entry) => (entry.params.run as { eventName: string }).eventName)).toEqual(['sessionStart'])
+  })
+})
