@@ -4,6 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { AppServerClient } from '../src/client.js'
 import type { WireItem, WireTurn } from '../src/wire-items.js'
 import { methods, startServer, text } from './harness.js'
+import { codexSchema } from './support/codex-schema.js'
+
+// Every message the servers sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
+afterEach(() => {
+  expect(codexSchema.take()).toEqual([])
+})
 
 let client: AppServerClient | undefined
 afterEach(async () => {
