@@ -32,6 +32,8 @@ const NOT_COMPARED_PATHS = new Set(['.readStates', '.readState'])
 export const KNOWN_DEVIATIONS = {
   'interrupt-during-command/turn/interrupt, until turn/completed':
     'the kernel stops the interrupted command and completes its item (failed) after turn/completed; Codex leaves it running and completes it when it ends (here after the run)',
+  'errors/a request whose id is an object':
+    'the harness answers it with an Invalid Request whose id is null (JSON-RPC 2.0), so a client never waits forever; Codex answers nothing',
   'errors/turn/start with empty input':
     'Codex samples the model again with no new input; the kernel runs no turn without input, so the harness refuses it (`input must not be empty`)',
 }

@@ -1,5 +1,5 @@
 import { readLines, writeLine } from './json-lines.js'
-import { INTERNAL_ERROR, RpcError } from './rpc-errors.js'
+import { INTERNAL_ERROR, INVALID_REQUEST, RpcError } from './rpc-errors.js'
 
 export type RequestId = string | number
 
@@ -111,7 +111,13 @@ export class RpcPeer {
     const hasId = typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))
     if (typeof record.method === 'string') {
       if (hasId) void this.#answer(record.method, record.params, id as RequestId, record)
+      else if ('id' in record) this.#invalidId(record.method, id)
       else this.#handlers.notification(record.method, record.params, record)
+      return
+    }
+    // The answer to a request whose id could not be read (JSON-RPC 2.0: `id: null`).
+    if (id === null && 'error' in record) {
+      this.#handlers.response?.(record as unknown as RpcResponse)
       return
     }
     if (hasId && ('result' in record || 'error' in record)) {
@@ -125,6 +131,20 @@ export class RpcPeer {
       return
     }
     this.#handlers.log?.('Failed to deserialize JSONRPCMessage: not a request, notification or response')
+  }
+
+  /**
+   * A request with an id that is not a string or an integer is still answered: JSON-RPC 2.0's Invalid Request, with
+   * `id: null` (Codex 0.169.0 answers nothing, so its client waits forever).
+   */
+  #invalidId(method: string, id: unknown): void {
+    const kind =
+      id === null ? 'null' : Array.isArray(id) ? 'an array' : typeof id === 'object' ? 'an object' : `${typeof id} ${JSON.stringify(id)}`
+    this.#handlers.log?.(`answered ${method} with an Invalid Request: its id is ${kind}`)
+    this.send({
+      error: { code: INVALID_REQUEST, message: `Invalid request: the id of ${method} must be a string or an integer, not ${kind}` },
+      id: null,
+    })
   }
 
   async #answer(method: string, params: unknown, id: RequestId, message: Record<string, unknown>): Promise<void> {

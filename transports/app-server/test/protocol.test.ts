@@ -50,7 +50,7 @@ describe('framing, handshake and errors', () => {
     expect(client.stderr).toContain('Failed to deserialize JSONRPCMessage')
   })
 
-  it('refuses params in Codex’s (serde’s) words; a request whose id is not a string or an integer gets no answer, as in Codex', async () => {
+  it('refuses params in Codex’s (serde’s) words; a request whose id is not a string or an integer gets an Invalid Request with id null', async () => {
     const server = startServer([{ text: 'hi' }])
     client = server.client
     await client.initialize()
@@ -83,13 +83,25 @@ describe('framing, handshake and errors', () => {
     expect(await refusal('x')).toBe('Invalid request: invalid type: string "x", expected struct TurnStartParams')
     expect(await refusal({ cwd: 5 }, 'thread/start')).toBe('Invalid request: invalid type: integer `5`, expected a string')
 
-    // Codex reads `{"id": {…}, "method": …}` as a notification it does not know, and answers nothing.
+    // A request whose id is not a string or an integer is answered all the same: Invalid Request with `id: null`
+    // (JSON-RPC 2.0). Codex 0.169.0 reads it as a notification it does not know and answers nothing.
     const since = client.received.length
     client.sendRaw('{"id":{"x":1},"method":"thread/start","params":{}}')
     client.sendRaw('{"id":null,"method":"thread/start","params":{}}')
     client.sendRaw('{"id":1.5,"method":"thread/start","params":{}}')
     await client.request('hooks/list', { cwds: ['/x'] })
-    expect(methods(client).slice(since)).toEqual([expect.stringMatching(/^response:/)])
+    expect(client.received.slice(since)).toEqual([
+      {
+        id: null,
+        error: { code: -32600, message: 'Invalid request: the id of thread/start must be a string or an integer, not an object' },
+      },
+      { id: null, error: { code: -32600, message: 'Invalid request: the id of thread/start must be a string or an integer, not null' } },
+      {
+        id: null,
+        error: { code: -32600, message: 'Invalid request: the id of thread/start must be a string or an integer, not number 1.5' },
+      },
+      expect.objectContaining({ result: expect.anything() }),
+    ])
   })
 
   it('runs a tool-using turn with Codex-ordered notifications and lists hooks', async () => {

@@ -28,6 +28,11 @@ export const EXTENSIONS = {
    * extends (`id`, `clientId`, `content`); `role` and `authority` are the extension.
    */
   itemTypes: ['hostInputMessage'],
+  /**
+   * The Invalid Request answer to a request whose id is not a string or an integer carries `id: null` (JSON-RPC 2.0;
+   * README "Not done / deviations"); Codex answers such a request with nothing. Its `error` is still checked.
+   */
+  nullIdErrors: true,
 } as const
 
 /**
@@ -185,7 +190,10 @@ export function codexSchemaErrors(message: WireMessage, answering?: string): str
     if ((EXTENSIONS.serverRequests as readonly string[]).includes(body.method as string)) return errors
     return [...errors, ...methodErrors('ServerRequest', SERVER_REQUEST_PARAMS, body)]
   }
-  if ('error' in body) return [...errors, ...errorsOf(validator('JSONRPCError')!, body, 'JSONRPCError')]
+  if ('error' in body) {
+    const checked = EXTENSIONS.nullIdErrors && body.id === null ? { ...body, id: 0 } : body
+    return [...errors, ...errorsOf(validator('JSONRPCError')!, checked, 'JSONRPCError')]
+  }
   if (!('result' in body) || !('id' in body)) return [...errors, 'not a JSON-RPC response, request or notification']
   if (answering === undefined) return [...errors, `a response to request ${JSON.stringify(body.id)}, which the client never sent`]
   const type = RESPONSE_TYPE_OF.get(answering)
