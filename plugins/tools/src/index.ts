@@ -1,5 +1,6 @@
 export * from './edit-file-tool.js'
 export * from './read-file-tool.js'
+export * from './shell-environment.js'
 export * from './shell-tool.js'
 export * from './tools-plugin.js'
 export * from './write-file-tool.js'

@@ -8,6 +8,7 @@ import {
 } from '@harness-kernel/kernel'
 import { z } from 'zod'
 import { resolvePath } from './fs-errors.js'
+import { checkShellEnvironmentPolicy, type ShellEnvironmentPolicy, shellEnvironment } from './shell-environment.js'
 
 export interface ShellToolOptions {
   /** Default for calls that give no `timeout_ms`. Default 120000 ms. */
@@ -16,6 +17,11 @@ export interface ShellToolOptions {
   maxOutputBytes?: number
   /** Default '/bin/bash'. */
   shell?: string
+  /**
+   * Which of the kernel's environment variables each command sees (Codex's `shell_environment_policy`). Default: all
+   * of them but those whose name holds KEY, SECRET or TOKEN.
+   */
+  environment?: ShellEnvironmentPolicy
 }
 
 export interface ShellInput {
@@ -28,6 +34,8 @@ export function shellTool(options: ShellToolOptions = {}): ToolDefinition<ShellI
   const timeoutMs = options.timeoutMs ?? 120_000
   const maxOutputBytes = options.maxOutputBytes ?? 64 * 1024
   const shell = options.shell ?? '/bin/bash'
+  const environment = options.environment ?? {}
+  checkShellEnvironmentPolicy(environment, 'shell.environment')
   const inputSchema = z
     .object({
       command: z.string().min(1).describe(`The command line, run with \`${shell} -c\`.`),
@@ -55,6 +63,9 @@ export function shellTool(options: ShellToolOptions = {}): ToolDefinition<ShellI
         command: input.command,
         shell,
         cwd: resolvePath(context.cwd, input.workdir ?? '.'),
+        // Built afresh for every call, from the kernel's environment as it is then.
+        env: shellEnvironment(process.env, environment),
+        extendEnv: false,
         timeoutMs: timeout,
         signal: context.signal,
         maxOutputBytes,

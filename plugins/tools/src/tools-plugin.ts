@@ -1,6 +1,7 @@
 import { definePlugin, type KernelApi, type Plugin } from '@harness-kernel/kernel'
 import { editFileTool } from './edit-file-tool.js'
 import { readFileTool } from './read-file-tool.js'
+import { checkShellEnvironmentPolicy, type ShellEnvironmentPolicy } from './shell-environment.js'
 import { type ShellToolOptions, shellTool } from './shell-tool.js'
 import { writeFileTool } from './write-file-tool.js'
 
@@ -11,6 +12,12 @@ export interface ToolsOptions {
   /** Which tools to register. Default: all of them. */
   include?: readonly BuiltinToolName[]
   shell?: ShellToolOptions
+  /**
+   * Which of the kernel's environment variables the `shell` tool's commands see: Codex's `shell_environment_policy`
+   * (`inherit`, `ignoreDefaultExcludes`, `exclude`, `set`, `includeOnly`). Default: all but names holding KEY, SECRET
+   * or TOKEN. Takes the place of `shell.environment`.
+   */
+  shellEnvironment?: ShellEnvironmentPolicy
   /** Most bytes `read_file` returns per call. Default 128 KiB. */
   maxReadBytes?: number
 }
@@ -24,8 +31,11 @@ export function tools(options: ToolsOptions = {}): Plugin {
       `tools: unknown tool ${unknown.map((name) => `"${name}"`).join(', ')} in include; known: ${builtinToolNames.join(', ')}`,
     )
   }
+  if (options.shellEnvironment !== undefined) checkShellEnvironmentPolicy(options.shellEnvironment, 'tools: shellEnvironment')
+  const shellOptions: ShellToolOptions | undefined =
+    options.shellEnvironment === undefined ? options.shell : { ...options.shell, environment: options.shellEnvironment }
   const register: Record<BuiltinToolName, (kernel: KernelApi) => void> = {
-    shell: (kernel) => kernel.registerTool(shellTool(options.shell)),
+    shell: (kernel) => kernel.registerTool(shellTool(shellOptions)),
     read_file: (kernel) => kernel.registerTool(readFileTool({ maxReadBytes: options.maxReadBytes })),
     write_file: (kernel) => kernel.registerTool(writeFileTool()),
     edit_file: (kernel) => kernel.registerTool(editFileTool()),

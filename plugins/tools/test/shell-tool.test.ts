@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ProcessRunResult } from '@harness-kernel/kernel'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatShellResult, shellTool } from '../src/index.js'
 import { callTool, tempDir, toolContext } from './helpers.js'
 
@@ -99,6 +99,60 @@ describe('shell tool', () => {
   it('has the foreign names as aliases and is not parallel', () => {
     expect(shell).toMatchObject({ name: 'shell', aliases: { codex: 'Bash', claudeCode: 'Bash' } })
     expect(shell.parallel).toBeFalsy()
+  })
+})
+
+describe('shell tool environment', () => {
+  const variables = { MY_API_TOKEN: 'tok-123', SHELL_ENV_TEST_A: 'a', SHELL_ENV_TEST_B: 'b' }
+  beforeAll(() => Object.assign(process.env, variables))
+  afterAll(() => {
+    for (const name of Object.keys(variables)) delete process.env[name]
+  })
+  const run = async (command: string, tool = shell) => (await callTool(tool, { command }, context)).output
+
+  it('keeps a *TOKEN*, *KEY* or *SECRET* variable of the kernel out of the shell by default', async () => {
+    expect(await run('echo "[$MY_API_TOKEN]"')).toBe('[]')
+    expect(await run('echo "[$SHELL_ENV_TEST_A]"')).toBe('[a]')
+    // It is removed, not emptied.
+    expect(await run('env | grep -c "^MY_API_TOKEN=" || true')).toBe('0')
+  })
+
+  it('passes it with ignoreDefaultExcludes', async () => {
+    const tool = shellTool({ environment: { ignoreDefaultExcludes: true } })
+    expect(await run('echo "[$MY_API_TOKEN]"', tool)).toBe('[tok-123]')
+  })
+
+  it("drops all but the core variables with inherit: 'core'", async () => {
+    const tool = shellTool({ environment: { inherit: 'core', ignoreDefaultExcludes: true } })
+    expect(await run('echo "[$SHELL_ENV_TEST_A][$MY_API_TOKEN]"; [[ -n $HOME ]] && echo home-kept', tool)).toBe('[][]\nhome-kept')
+  })
+
+  it('adds a variable with set, over an inherited one', async () => {
+    const tool = shellTool({ environment: { set: { SHELL_ENV_TEST_NEW: 'new', SHELL_ENV_TEST_A: 'overridden' } } })
+    expect(await run('echo "$SHELL_ENV_TEST_NEW $SHELL_ENV_TEST_A $SHELL_ENV_TEST_B"', tool)).toBe('new overridden b')
+  })
+
+  it('keeps only the matching variables with includeOnly', async () => {
+    // (Only variables the shell's own startup files cannot set: bash may read ~/.bashrc, which can set PATH.)
+    const tool = shellTool({ environment: { ignoreDefaultExcludes: true, includeOnly: ['shell_env_test_a', 'HOME'] } })
+    expect(await run('echo "[$SHELL_ENV_TEST_A][$SHELL_ENV_TEST_B][$MY_API_TOKEN]"; [[ -n $HOME ]] && echo home-kept', tool)).toBe(
+      '[a][][]\nhome-kept',
+    )
+  })
+
+  it('reads the kernel environment at each call', async () => {
+    process.env.SHELL_ENV_TEST_LATE = 'late'
+    try {
+      expect(await run('echo "[$SHELL_ENV_TEST_LATE]"')).toBe('[late]')
+    } finally {
+      delete process.env.SHELL_ENV_TEST_LATE
+    }
+  })
+
+  it('rejects an unknown inherit', () => {
+    expect(() => shellTool({ environment: { inherit: 'some' as never } })).toThrow(
+      /shell\.environment\.inherit must be one of all, core, none/,
+    )
   })
 })
 

@@ -41,6 +41,30 @@ describe('tools plugin', () => {
     expect(result).toMatchObject({ output: '[timed out after 300 ms]', isError: true })
   })
 
+  it('passes shellEnvironment to the shell tool, over shell.environment', async () => {
+    process.env.TOOLS_PLUGIN_TEST_TOKEN = 'secret-value'
+    try {
+      const call = async (options: ToolsOptions) => {
+        const [shell] = await registered({ include: ['shell'], ...options })
+        const command = { command: 'echo "[$TOOLS_PLUGIN_TEST_TOKEN]"' }
+        return (await callTool(shell as ToolDefinition<unknown>, command, toolContext(dir.path))).output
+      }
+      expect(await call({})).toBe('[]')
+      expect(await call({ shellEnvironment: { ignoreDefaultExcludes: true } })).toBe('[secret-value]')
+      expect(await call({ shell: { environment: { ignoreDefaultExcludes: true } } })).toBe('[secret-value]')
+      const both = { shell: { environment: { ignoreDefaultExcludes: true } }, shellEnvironment: { set: { X: '1' } } }
+      expect(await call(both)).toBe('[]')
+    } finally {
+      delete process.env.TOOLS_PLUGIN_TEST_TOKEN
+    }
+  })
+
+  it('rejects an invalid shellEnvironment when created', () => {
+    expect(() => tools({ shellEnvironment: { inherit: 'everything' as never } })).toThrow(
+      'tools: shellEnvironment.inherit must be one of all, core, none; got "everything"',
+    )
+  })
+
   it('documents every input field in the JSON schema', async () => {
     for (const tool of await registered()) {
       const schema = z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input' }) as {
