@@ -13,7 +13,7 @@ import { ExecProcessRunner } from './process/exec-process-runner.js'
 import type { ServiceKey, Services } from './services.js'
 import { KernelSession } from './session.js'
 import { JsonlSessionStore } from './session-log/jsonl-session-store.js'
-import type { SessionLog } from './session-store.js'
+import type { SessionLock, SessionLog } from './session-store.js'
 import type { Session } from './session-types.js'
 import { InProcessSteeringSource } from './steering/in-process-source.js'
 import type { ToolDefinition } from './tool.js'
@@ -62,6 +62,24 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
   } as never)
 
   const sessions = new Set<KernelSession>()
+  /** Locks of the sessions this kernel opened and has not ended. */
+  const locks = new Set<SessionLock>()
+  const lockOf = new WeakMap<KernelSession, SessionLock>()
+  const releaseLock = (lock: SessionLock) => {
+    locks.delete(lock)
+    lock.release()
+  }
+  /** Takes a session's lock before anything reads or writes its log; `open` runs under it, which releases it on failure. */
+  const underLock = <T>(sessionId: string, open: (lock: SessionLock) => T): T => {
+    const lock = container.resolve('sessionStore').lock(sessionId)
+    locks.add(lock)
+    try {
+      return open(lock)
+    } catch (error) {
+      releaseLock(lock)
+      throw error
+    }
+  }
   const disposers: { plugin: string; dispose: Disposer }[] = []
   let disposed = false
 
@@ -128,7 +146,7 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     return driver
   }
 
-  const newSession = (id: string, cwd: string, log: SessionLog, driver: Driver): KernelSession => {
+  const newSession = (id: string, cwd: string, log: SessionLog, lock: SessionLock, driver: Driver): KernelSession => {
     const scope: AwilixContainer<Services> = container.createScope()
     let model: Services['model'] | undefined
     const session: KernelSession = new KernelSession({
@@ -150,13 +168,26 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       reportTapError,
       onEnd: async (ended) => {
         sessions.delete(ended)
+        releaseLock(lock)
         await scope.dispose()
       },
     })
+    lockOf.set(session, lock)
     scope.register({ session: asValue(session) } as never)
     session.attachSteering(scope.resolve('steering'))
     sessions.add(session)
     return session
+  }
+
+  const noticeTakeover = (session: KernelSession) => {
+    const lock = lockOf.get(session)
+    const holder = lock?.tookOver
+    if (lock === undefined || holder === undefined) return
+    session.notice(
+      'warning',
+      `took over the stale lock of session ${session.id} (${lock.path}): pid ${holder.pid} on ${holder.host}, which took it at ${holder.since}, is no longer running`,
+      'kernel',
+    )
   }
 
   const noticeGaps = (session: KernelSession) => {
@@ -186,15 +217,17 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       const id = sessionOptions.id ?? randomUUID()
       const cwd = resolve(resolved.cwd, sessionOptions.cwd ?? '.')
       const store = container.resolve('sessionStore')
-      const log = store.create(id)
-      let session: KernelSession
-      try {
-        session = newSession(id, cwd, log, driver)
-      } catch (error) {
-        log.close()
-        throw error
-      }
+      const session = underLock(id, (lock) => {
+        const log = store.create(id)
+        try {
+          return newSession(id, cwd, log, lock, driver)
+        } catch (error) {
+          log.close()
+          throw error
+        }
+      })
       session.append({ type: 'session/start', sessionId: id, cwd, createdAt: new Date(container.resolve('clock').now()).toISOString() })
+      noticeTakeover(session)
       noticeGaps(session)
       await fireSessionStart(session, 'startup')
       return session
@@ -204,12 +237,22 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       assertLive()
       const driver = checkedDriver()
       const store = container.resolve('sessionStore')
-      const loaded = store.load(sessionId)
-      const start = loaded.events.find((event) => event.type === 'session/start')
-      const cwd = resolve(resolved.cwd, resumeOptions.cwd ?? (start?.type === 'session/start' ? start.cwd : '.'))
-      const lastSeq = loaded.events.at(-1)?.seq ?? 0
-      const session = newSession(sessionId, cwd, store.reopen(sessionId, lastSeq), driver)
+      // Locked first: a session open elsewhere is refused before its log is read, written or repaired.
+      const { session, loaded } = underLock(sessionId, (lock) => {
+        const loaded = store.load(sessionId)
+        const start = loaded.events.find((event) => event.type === 'session/start')
+        const cwd = resolve(resolved.cwd, resumeOptions.cwd ?? (start?.type === 'session/start' ? start.cwd : '.'))
+        const lastSeq = loaded.events.at(-1)?.seq ?? 0
+        const log = store.reopen(sessionId, lastSeq)
+        try {
+          return { session: newSession(sessionId, cwd, log, lock, driver), loaded }
+        } catch (error) {
+          log.close()
+          throw error
+        }
+      })
       session.replay(loaded.events)
+      noticeTakeover(session)
       if (loaded.droppedTail !== undefined) {
         session.notice('warning', `dropped a torn last line of ${store.pathFor(sessionId)} (${loaded.droppedTail.length} chars)`, 'kernel')
       }
@@ -223,7 +266,11 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       if (disposed) return
       disposed = true
       await ready.catch(() => {})
-      for (const session of [...sessions]) await session.end('dispose')
+      try {
+        for (const session of [...sessions]) await session.end('dispose')
+      } finally {
+        for (const lock of [...locks]) releaseLock(lock)
+      }
       for (const { plugin, dispose } of disposers.reverse()) {
         try {
           await dispose()

@@ -32,6 +32,23 @@ export interface LoadedSession {
   droppedTail: string | undefined
 }
 
+/** Who holds a session's lock. */
+export interface SessionLockHolder {
+  pid: number
+  host: string
+  /** When the lock was taken (ISO time). */
+  since: string
+}
+
+/** A session's single-writer lock (`SessionStore.lock`). */
+export interface SessionLock {
+  readonly path: string
+  /** The holder of a stale lock (its process is gone) that was taken over, if any. */
+  readonly tookOver: SessionLockHolder | undefined
+  /** Gives the lock up; a lock taken over by another process since is left alone. Idempotent. */
+  release(): void
+}
+
 export interface ForkOptions {
   /** The last turn to copy; it must have ended. Default: the whole log (a turn still open is copied open). */
   throughTurnId?: string
@@ -40,6 +57,11 @@ export interface ForkOptions {
 /** The `sessionStore` service. */
 export interface SessionStore {
   pathFor(sessionId: string): string
+  /**
+   * Takes the session's single-writer lock, before its log is created or loaded. A lock held by a live process
+   * (this one included) or by another host is a `KernelError` naming the holder; a stale one is taken over.
+   */
+  lock(sessionId: string): SessionLock
   create(sessionId: string): SessionLog
   load(sessionId: string): LoadedSession
   /** Reopens an existing log for appending (after `load`), continuing its sequence numbers. */

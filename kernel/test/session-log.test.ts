@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -197,12 +198,17 @@ describe('resume after a crash', () => {
         `${JSON.stringify({ v: 1, seq: seq + 2, at, type: 'message', turnId: 'tc', message: { role: 'assistant', content: [{ type: 'tool_call', id: 'c1', name: 'shell', input: {} }], source: { kind: 'model' } } })}\n` +
         '{"v":1,"seq":',
     )
+    // …and the process gone: its lock names a pid that is no longer running, so the next resume takes it over.
+    const lockPath = path.replace(/\.jsonl$/, '.lock')
+    const dead = spawnSync(process.execPath, ['-e', '']).pid
+    writeFileSync(lockPath, JSON.stringify({ ...JSON.parse(readFileSync(lockPath, 'utf8')), pid: dead }))
     const other = createKernel([modelPlugin], { cwd })
     const resumed = await other.resumeSession('crashed')
     const events = lines(path)
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1))
     const tail = events.slice(seq + 2).map((event) => event.type)
-    expect(tail).toEqual(['notice', 'tool/result', 'turn/end', 'session/resume'])
+    expect(tail).toEqual(['notice', 'notice', 'tool/result', 'turn/end', 'session/resume'])
+    expect(events[seq + 2]).toMatchObject({ type: 'notice', level: 'warning', text: expect.stringContaining(`pid ${dead} on `) })
     expect(events.find((event) => event.type === 'tool/result' && event.callId === 'c1')).toMatchObject({ isError: true })
     expect(resumed.messages.at(-1)).toMatchObject({ role: 'tool' })
     const next = await resumed.run('again')

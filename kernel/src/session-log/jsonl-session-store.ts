@@ -16,7 +16,8 @@ import { join } from 'node:path'
 import { KernelError } from '../errors.js'
 import type { Clock } from '../services.js'
 import type { SessionEvent, SessionEventBody } from '../session-events.js'
-import type { ForkOptions, LoadedSession, SessionLog, SessionStore, SessionSummary } from '../session-store.js'
+import type { ForkOptions, LoadedSession, SessionLock, SessionLog, SessionStore, SessionSummary } from '../session-store.js'
+import { acquireSessionLock } from './session-lock.js'
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
 
@@ -42,6 +43,13 @@ export class JsonlSessionStore implements SessionStore {
   pathFor(sessionId: string): string {
     if (!SESSION_ID.test(sessionId)) throw new KernelError(`invalid session id "${sessionId}": use letters, digits, '.', '_' and '-'`)
     return join(this.dir, `${sessionId}.jsonl`)
+  }
+
+  /** The lock file `<sessionId>.lock` beside the log: `{pid, host, since}` of the one process writing the log. */
+  lock(sessionId: string): SessionLock {
+    const path = this.pathFor(sessionId).replace(/\.jsonl$/, '.lock')
+    mkdirSync(this.dir, { recursive: true })
+    return acquireSessionLock(path, sessionId, () => this.#clock.now())
   }
 
   create(sessionId: string): SessionLog {
