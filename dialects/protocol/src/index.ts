@@ -1,3 +1,12 @@
+export {
+  capHookText,
+  excerptHookText,
+  HOOK_RECORD_EXCERPT_BYTES,
+  HOOK_TEXT_HEAD_BYTES,
+  HOOK_TEXT_TAIL_BYTES,
+  joinExcerpt,
+  truncationMarker,
+} from './command/cap-hook-text.js'
 export type { HookCommandResult, HookCommandSpec } from './command/hook-command.js'
 export { hookCommandRunOptions, runHookCommand, runHookCommands } from './command/run-hook-commands.js'
 export { canonicalJson, compareUtf8 } from './json/canonical-json.js'

@@ -22,6 +22,20 @@ describe('runHookCommands (real processes)', () => {
     expect(Math.max(...results.map((r) => r.startedAt))).toBeLessThan(Math.min(...results.map((r) => r.completedAt)))
   })
 
+  it('caps a 10 MB stderr to its first and last 16 KiB around a marker with the full size', async () => {
+    const result = await runHookCommand(
+      runner,
+      spec(`printf a >&2; head -c 9999998 /dev/zero | tr '\\0' m >&2; printf z >&2; echo out; exit 2`),
+    )
+    expect(result.exitCode).toBe(2)
+    expect(result.stdout).toBe('out\n')
+    expect(result.stderrBytes).toBe(10_000_000)
+    expect(result.stderrTruncated).toBe(true)
+    expect(result.stderr).toBe(
+      `a${'m'.repeat(16_383)}\n…[truncated: 10,000,000 bytes in all; the first 16,384 and last 16,384 shown]…\n${'m'.repeat(16_383)}z`,
+    )
+  })
+
   it('returns results in input order and records the finish order', async () => {
     const results = await runHookCommands(runner, [spec('sleep 0.3; echo slow'), spec('sleep 0.1; echo fast'), spec('sleep 0.2; echo mid')])
     expect(results.map((r) => r.stdout)).toEqual(['slow\n', 'fast\n', 'mid\n'])
@@ -116,7 +130,18 @@ describe('runHookCommands (fake runner)', () => {
       maxOutputBytes: 9,
     })
     expect(seen).toEqual([
-      { command: 'x', shell: '/bin/sh', cwd: '/', stdin: 's', timeoutMs: 5, env: { A: '1' }, signal, maxOutputBytes: 9 },
+      {
+        command: 'x',
+        shell: '/bin/sh',
+        cwd: '/',
+        stdin: 's',
+        timeoutMs: 5,
+        env: { A: '1' },
+        signal,
+        maxOutputBytes: 9,
+        // Watches stderr for its head (the runner keeps the tail).
+        onOutput: expect.any(Function),
+      },
     ])
   })
 

@@ -41,7 +41,10 @@ export class CodexTurn {
   #halt: Halt | undefined
   #interruptSent = false
   #broken: unknown
-  #ended = false
+  #ending = false
+  /** Settles when the turn has ended (its outcome is decided). */
+  readonly #ended: Promise<void>
+  #markEnded!: () => void
   /** Aborted when the turn ends: a kernel tool still running then stops, and its result is logged before the end. */
   readonly #tools = new AbortController()
   readonly #running = new Set<Promise<unknown>>()
@@ -55,6 +58,9 @@ export class CodexTurn {
     })
     this.#named = new Promise((resolve) => {
       this.#name = resolve
+    })
+    this.#ended = new Promise((resolve) => {
+      this.#markEnded = resolve
     })
     this.steering = new LiveSteering(host, {
       turnId: () => this.#named,
@@ -102,6 +108,10 @@ export class CodexTurn {
       if (halt) {
         // As on the native loop, no model request follows a halt: the turn is interrupted while the call is parked.
         this.#haltNow(halt)
+      }
+      if (halt || this.host.signal.aborted) {
+        // Answered only once Codex has ended the turn: an answer that overtook `turn/interrupt` would let it go on.
+        await this.#ended
         return answer
       }
       // Input claimed here is steered before the answer goes back, so it lands right after this result.
@@ -212,8 +222,8 @@ export class CodexTurn {
 
   /** Ends the turn once: no more claims, unrecorded input settled, then the outcome. */
   async #finish(settle: () => Promise<TurnEnd>, completed = false): Promise<void> {
-    if (this.#ended) return
-    this.#ended = true
+    if (this.#ending) return
+    this.#ending = true
     try {
       this.#tools.abort(new Error('the Codex turn ended before the tool call finished'))
       await Promise.allSettled([...this.#running])
@@ -224,6 +234,8 @@ export class CodexTurn {
       else this.#resolve(ambiguous ? { status: 'failed', error: withAmbiguity(end, ambiguous) } : end)
     } catch (error) {
       this.#reject(error)
+    } finally {
+      this.#markEnded()
     }
   }
 
@@ -233,7 +245,7 @@ export class CodexTurn {
   }
 
   async #interrupt(): Promise<void> {
-    if (this.#ended) return
+    if (this.#ending) return
     await this.#sendInterrupt()
     // Codex answers an interrupt with `turn/completed`; should it not, the turn still ends.
     setTimeout(() => void this.#finish(async () => ({ status: 'completed' })), INTERRUPT_GRACE_MS).unref()

@@ -1,3 +1,4 @@
+import { capHookText } from '@harness-kernel/hook-protocol'
 import { z } from 'zod'
 
 const permissionRequestDecision = z.looseObject({
@@ -115,7 +116,7 @@ function parseJson(text: string): { ok: true; json: HookJson } | { ok: false; er
     return { ok: false, error: `invalid JSON output: ${error instanceof Error ? error.message : String(error)}` }
   }
   const parsed = hookJsonSchema.safeParse(value)
-  if (parsed.success) return { ok: true, json: parsed.data }
+  if (parsed.success) return { ok: true, json: capReasons(parsed.data) }
   const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'output'}: ${issue.message}`).join('; ')
   return { ok: false, error: `JSON output failed validation: ${issues}` }
 }
@@ -124,4 +125,24 @@ function stderrTail(stderr: string): string {
   const text = stderr.trim()
   if (text === '') return ''
   return `: ${text.length > 500 ? `…${text.slice(-500)}` : text}`
+}
+
+/**
+ * The reasons a reply gives reach the model (a deny, a block, a stop's feedback): each is capped with `capHookText`.
+ * `additionalContext` is left whole: it gets Claude Code's own `<persisted-output>` treatment where it is shown.
+ */
+function capReasons(json: HookJson): HookJson {
+  const capped: HookJson = { ...json }
+  if (json.reason !== undefined) capped.reason = capHookText(json.reason)
+  if (json.stopReason !== undefined) capped.stopReason = capHookText(json.stopReason)
+  const specific = json.hookSpecificOutput
+  if (specific !== undefined) {
+    const cappedSpecific = { ...specific }
+    if (specific.permissionDecisionReason !== undefined)
+      cappedSpecific.permissionDecisionReason = capHookText(specific.permissionDecisionReason)
+    if (specific.decision?.message !== undefined)
+      cappedSpecific.decision = { ...specific.decision, message: capHookText(specific.decision.message) }
+    capped.hookSpecificOutput = cappedSpecific
+  }
+  return capped
 }

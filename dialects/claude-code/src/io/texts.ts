@@ -55,6 +55,9 @@ export function systemReminder(text: string): string {
   return `<system-reminder>\n${text}\n</system-reminder>`
 }
 
+/** What follows the reason in `stopFeedbackText`. */
+export const STOP_FEEDBACK_SUFFIX = '\n</system-reminder>'
+
 /** The Stop feedback block (both renderings for exit 2; system-role for a JSON block). `event`: Stop or SubagentStop. */
 export function stopFeedbackText(event: string, reason: string): string {
   return systemReminder(`${STOP_PREAMBLE}\n${event} hook feedback:\n${reason}`)

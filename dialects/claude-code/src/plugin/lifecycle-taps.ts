@@ -36,7 +36,13 @@ export function tapLifecycleEvents(kernel: KernelApi, ctx: TapContext): void {
     )
     const hook = hookName('SubagentStart')
     for (const text of gate.contexts)
-      session.inject(hookTextMessage(additionalContextText(hook, text), { kind: 'note', event: 'SubagentStart', hookName: hook }))
+      session.inject(
+        hookTextMessage(additionalContextText(hook, persistOutput(ctx, session, 'SubagentStart', 'additionalContext')(text)), {
+          kind: 'note',
+          event: 'SubagentStart',
+          hookName: hook,
+        }),
+      )
     for (const block of gate.blocks) session.notice('warning', `SubagentStart hook error: ${block.reason}`, PLUGIN_NAME)
   })
 

@@ -1,3 +1,4 @@
+import { capHookText } from '@harness-kernel/hook-protocol'
 import { type Halt, type KernelApi, type Message, type PreStepDecision, type Session, textOf, toolCallsOf } from '@harness-kernel/kernel'
 import { mergeGate } from '../io/merge.js'
 import { additionalContextText, hookName, promptBlockedWarning, successText } from '../io/texts.js'
@@ -34,7 +35,9 @@ export function tapPromptEvents(kernel: KernelApi, ctx: TapContext): void {
       }
       users++
       for (const text of state.asyncContexts.splice(0))
-        messages.push(hookTextMessage(additionalContextText(hook, text), { kind: 'note', event: 'UserPromptSubmit', hookName: hook }))
+        messages.push(
+          hookTextMessage(additionalContextText(hook, capHookText(text)), { kind: 'note', event: 'UserPromptSubmit', hookName: hook }),
+        )
       const prompt = textOf(message)
       const gate = mergeGate(await runFor(ctx, session, { event: 'UserPromptSubmit', turnId: turn.id, fields: { prompt }, signal }))
       if (gate.blocks.length > 0 || gate.stop) {

@@ -1,7 +1,7 @@
 import type { KernelApi, Message, Session, StopDecision } from '@harness-kernel/kernel'
 import { type GateMerge, mergeGate } from '../io/merge.js'
-import { blockingErrorText, hookName, stopCapWarning, stopFeedbackText } from '../io/texts.js'
-import { hookTextMessage, PLUGIN_NAME } from '../render/hook-text.js'
+import { blockingErrorText, hookName, STOP_FEEDBACK_SUFFIX, stopCapWarning, stopFeedbackText } from '../io/texts.js'
+import { hookTextMessage, PLUGIN_NAME, stopFeedbackMeta } from '../render/hook-text.js'
 import { runFor, type TapContext } from './tap-context.js'
 
 /**
@@ -77,22 +77,19 @@ function stopOutcome(
     return { decision: { kind: 'stop' }, blocks: 0 }
   }
   const name = hookName(event)
-  const messages: Message[] = gate.blocks.map((block) =>
-    block.form === 'exit2'
-      ? hookTextMessage(stopFeedbackText(event, block.reason), {
-          kind: 'stop',
-          event,
-          hookName: name,
-          form: 'exit2',
-          feedback: block.reason,
-        })
-      : hookTextMessage(blockingErrorText(name, block.command, block.reason), {
-          kind: 'stop',
-          event,
-          hookName: name,
-          form: 'json',
-          feedback: block.reason,
-        }),
-  )
+  const messages: Message[] = gate.blocks.map((block) => {
+    if (block.form === 'exit2') {
+      const text = stopFeedbackText(event, block.reason)
+      return hookTextMessage(text, {
+        kind: 'stop',
+        event,
+        hookName: name,
+        form: 'exit2',
+        ...stopFeedbackMeta(block.reason, text, STOP_FEEDBACK_SUFFIX),
+      })
+    }
+    const text = blockingErrorText(name, block.command, block.reason)
+    return hookTextMessage(text, { kind: 'stop', event, hookName: name, form: 'json', ...stopFeedbackMeta(block.reason, text) })
+  })
   return { decision: { kind: 'continue', messages }, blocks }
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { capHookText } from '@harness-kernel/hook-protocol'
 import type { Session, ToolCall, ToolRegistry } from '@harness-kernel/kernel'
 import { persistLargeOutput } from '../io/persisted-output.js'
 import { type ClaudeToolView, presentTool } from '../io/tool-presentation.js'
@@ -29,7 +30,10 @@ export function claudeView(ctx: TapContext, session: Session, call: ToolCall): C
   return presentTool(call.name, call.input, ctx.tools.get(call.name)?.aliases, session.cwd)
 }
 
-/** Long hook output (over 10,000 characters) becomes Claude Code's `<persisted-output>` preview. */
+/**
+ * Long hook output (over 10,000 characters) becomes Claude Code's `<persisted-output>` preview. If the file cannot be
+ * written, the text is capped as every other hook text is (`capHookText`).
+ */
 export function persistOutput(ctx: TapContext, session: Session, event: string, field: 'additionalContext' | 'stdout', toolUseId?: string) {
-  return (text: string) => persistLargeOutput(text, { dir: join(ctx.hookOutputDir, session.id), event, toolUseId, field })
+  return (text: string) => capHookText(persistLargeOutput(text, { dir: join(ctx.hookOutputDir, session.id), event, toolUseId, field }))
 }

@@ -1,6 +1,6 @@
 import type { Message } from '@harness-kernel/kernel'
 import { stopFeedbackText, systemReminder } from '../io/texts.js'
-import { type HookTextMeta, PLUGIN_NAME } from './hook-text.js'
+import { type HookTextMeta, PLUGIN_NAME, stopFeedbackOf } from './hook-text.js'
 
 const source = { kind: 'plugin', plugin: PLUGIN_NAME } as const
 
@@ -12,7 +12,7 @@ const source = { kind: 'plugin', plugin: PLUGIN_NAME } as const
  */
 export function stopMessages(meta: Extract<HookTextMeta, { kind: 'stop' }>, text: string, rendering: 'classic' | 'system'): Message[] {
   if (meta.form === 'exit2') return [{ role: 'user', content: [{ type: 'text', text }], source }]
-  const feedback = stopFeedbackText(meta.event, meta.feedback)
+  const feedback = stopFeedbackText(meta.event, stopFeedbackOf(meta, text))
   if (rendering === 'classic') {
     return [
       {

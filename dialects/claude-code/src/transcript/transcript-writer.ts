@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { Message, SessionEvent } from '@harness-kernel/kernel'
+import { type Message, type SessionEvent, textOf } from '@harness-kernel/kernel'
 import type { PermissionMode } from '../io/payload.js'
 import type { ClaudeToolView } from '../io/tool-presentation.js'
-import { hookTextMeta } from '../render/hook-text.js'
+import { hookTextMeta, stopFeedbackOf } from '../render/hook-text.js'
 import {
   type AssistantBlock,
   assistantLine,
@@ -112,7 +112,7 @@ export class ClaudeTranscriptWriter {
       case 'developer': {
         const meta = hookTextMeta(message)
         if (meta?.kind !== 'stop') return
-        const feedback = { event: meta.event, reason: meta.feedback, promptId: this.#options.promptId() }
+        const feedback = { event: meta.event, reason: stopFeedbackOf(meta, textOf(message)), promptId: this.#options.promptId() }
         this.#append((place) => stopFeedbackLine(place, envelope, feedback), timestamp)
         return
       }

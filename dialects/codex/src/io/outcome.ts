@@ -1,4 +1,7 @@
-/** One line of a run report (codex-hooks.md §9). `context` entries hold the full, unspilled text. */
+/**
+ * One line of a run report (codex-hooks.md §9). `context` entries hold the full, unspilled text; the `hook/run` record
+ * keeps other texts over 2 KiB as an excerpt with a truncation marker (their copy is logged where the model gets it).
+ */
 export interface HookOutputEntry {
   kind: 'warning' | 'context' | 'feedback' | 'stop' | 'error'
   text: string

@@ -1,7 +1,14 @@
-import { type HookCommandResult, runHookCommand, runHookCommands } from '@harness-kernel/hook-protocol'
+import {
+  capHookText,
+  excerptHookText,
+  HOOK_RECORD_EXCERPT_BYTES,
+  type HookCommandResult,
+  runHookCommand,
+  runHookCommands,
+} from '@harness-kernel/hook-protocol'
 import type { ProcessRunner, Session } from '@harness-kernel/kernel'
 import { type CodexEvent, eventCamel } from '../events.js'
-import type { HandlerOutcome, MergeRun } from '../io/index.js'
+import type { HandlerOutcome, HookOutputEntry, MergeRun } from '../io/index.js'
 import { hookRunId, parseHandlerOutput, spillIfLarge } from '../io/index.js'
 import { type CodexPayloadFields, codexPayload } from '../io/payload.js'
 import type { CodexHandler } from '../types.js'
@@ -113,7 +120,7 @@ function settle(occurrence: EventOccurrence, handler: CodexHandler, result: Hook
       scope: THREAD_SCOPED.has(occurrence.event) ? 'thread' : 'turn',
       status: outcome.status,
       ...(handler.statusMessage === undefined ? {} : { statusMessage: handler.statusMessage }),
-      entries: outcome.entries,
+      entries: outcome.entries.map(recordedEntry),
       exitCode: result.exitCode,
       timedOut: result.timedOut,
       durationMs: Math.round(result.durationMs),
@@ -133,12 +140,33 @@ function settle(occurrence: EventOccurrence, handler: CodexHandler, result: Hook
   return spillOutcome(outcome, handler, session.id, occurrence.tmpDir)
 }
 
-/** Oversized texts reach the model as Codex's preview; the recorded entries keep the full text. */
+/**
+ * A long block reason, feedback, stop reason or error is also what the model or the user gets (a tool result, a
+ * continuation prompt, a notice, each logged there, or Codex's spill file): the record keeps an excerpt whose marker
+ * says how long the text was, so the log holds a large text once. Contexts stay whole (the model gets a spill preview).
+ */
+function recordedEntry(entry: HookOutputEntry): HookOutputEntry {
+  if (entry.kind === 'context' || entry.kind === 'warning') return entry
+  const half = HOOK_RECORD_EXCERPT_BYTES / 2
+  return { kind: entry.kind, text: excerptHookText(entry.text, half, half) }
+}
+
+/**
+ * Oversized texts reach the model as Codex's preview (the full text is in the spill file); texts Codex does not spill
+ * (a PreToolUse or UserPromptSubmit block reason, a PermissionRequest denial) are capped with `capHookText`. Contexts
+ * under `additionalContextLimit: 0` stay whole, as configured.
+ */
 function spillOutcome(outcome: HandlerOutcome, handler: CodexHandler, threadId: string, tmpDir: string | undefined): HandlerOutcome {
   const spill = (text: string, limit: number | undefined) => spillIfLarge(text, { limit, threadId, tmpDir }).text
   const spilled: HandlerOutcome = { ...outcome, contexts: outcome.contexts.map((text) => spill(text, handler.additionalContextLimit)) }
   if (outcome.feedback !== undefined) spilled.feedback = spill(outcome.feedback, undefined)
-  if (outcome.block && (handler.event === 'Stop' || handler.event === 'SubagentStop'))
-    spilled.block = { reason: spill(outcome.block.reason, undefined) }
+  if (outcome.block)
+    spilled.block = {
+      reason:
+        handler.event === 'Stop' || handler.event === 'SubagentStop'
+          ? spill(outcome.block.reason, undefined)
+          : capHookText(outcome.block.reason),
+    }
+  if (outcome.permission?.behavior === 'deny') spilled.permission = { behavior: 'deny', message: capHookText(outcome.permission.message) }
   return spilled
 }

@@ -1,4 +1,5 @@
 import type { ProcessRunner, ProcessRunOptions, ProcessRunResult } from '@harness-kernel/kernel'
+import { HOOK_TEXT_HEAD_BYTES, HOOK_TEXT_TAIL_BYTES, joinExcerpt } from './cap-hook-text.js'
 import type { HookCommandResult, HookCommandSpec } from './hook-command.js'
 
 /**
@@ -39,11 +40,22 @@ export function hookCommandRunOptions(spec: HookCommandSpec): ProcessRunOptions 
   return options
 }
 
-/** A runner that throws must not lose the other handlers' results: its failure becomes a spawn error. */
+/**
+ * A runner that throws must not lose the other handlers' results: its failure becomes a spawn error. A stderr longer
+ * than `HOOK_TEXT_HEAD_BYTES + HOOK_TEXT_TAIL_BYTES` comes back as its first and last bytes around a marker with its
+ * full size (the runner keeps only the tail, so the head is taken as the output streams by).
+ */
 async function runSafely(runner: ProcessRunner, spec: HookCommandSpec): Promise<ProcessRunResult> {
   const started = performance.now()
+  const head = new HeadCapture(HOOK_TEXT_HEAD_BYTES)
   try {
-    return await runner.run(hookCommandRunOptions(spec))
+    const result = await runner.run({
+      ...hookCommandRunOptions(spec),
+      onOutput: (stream, chunk) => {
+        if (stream === 'stderr') head.push(chunk)
+      },
+    })
+    return capStderr(result, head)
   } catch (error) {
     return {
       exitCode: null,
@@ -61,4 +73,38 @@ async function runSafely(runner: ProcessRunner, spec: HookCommandSpec): Promise<
       spawnError: error instanceof Error ? error.message : String(error),
     }
   }
+}
+
+/** The first `limit` bytes of a stream. */
+class HeadCapture {
+  readonly #chunks: Uint8Array[] = []
+  #length = 0
+  readonly #limit: number
+
+  constructor(limit: number) {
+    this.#limit = limit
+  }
+
+  push(chunk: Uint8Array): void {
+    if (this.#length >= this.#limit) return
+    const part = chunk.subarray(0, this.#limit - this.#length)
+    this.#chunks.push(Uint8Array.from(part))
+    this.#length += part.length
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.#chunks)
+  }
+}
+
+function capStderr(result: ProcessRunResult, head: HeadCapture): ProcessRunResult {
+  const limit = HOOK_TEXT_HEAD_BYTES + HOOK_TEXT_TAIL_BYTES
+  const total = Math.max(result.stderrBytes, Buffer.byteLength(result.stderr))
+  if (total <= limit) return result
+  const kept = Buffer.from(result.stderr, 'utf8')
+  // A runner that did not stream (a test double) returned the whole text: its head is the text's own.
+  let first = head.bytes()
+  if (first.length === 0) first = kept.subarray(0, HOOK_TEXT_HEAD_BYTES)
+  const stderr = joinExcerpt(first, kept.subarray(Math.max(0, kept.length - HOOK_TEXT_TAIL_BYTES)), total)
+  return { ...result, stderr, stderrTruncated: true }
 }
