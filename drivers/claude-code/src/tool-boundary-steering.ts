@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { SDKUserMessage } from '@anthropic-ai/claude-agent-sdk'
 import type { Admission, DriverError, Entry, Message, TurnHost } from '@harness-kernel/kernel'
+import { steeringItemIdOf } from '@harness-kernel/kernel'
 import type { BlockedPrompt, CommandLifecycle } from './command-lifecycle.js'
 import { messageText } from './content.js'
 
@@ -68,7 +69,7 @@ export class ToolBoundarySteering {
     }
     const items: FoldItem[] = steers.map((message) => ({
       uuid: randomUUID(),
-      itemId: typeof message.meta?.steeringItemId === 'string' ? message.meta.steeringItemId : undefined,
+      itemId: steeringItemIdOf(message),
       text: messageText(message),
       state: 'queued',
     }))

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import type { DriverSession, DriverSessionContext, TurnEnd, TurnHost, TurnRequest } from '@harness-kernel/kernel'
 import { AppServerProcess } from './app-server-process.js'
 import { codexExecutable } from './codex-executable.js'
@@ -7,7 +6,7 @@ import { CodexTurn } from './codex-turn.js'
 import { dynamicTools, UNINTERCEPTABLE_BUILTINS } from './dynamic-tools.js'
 import type { Notification, ServerRequest } from './json-rpc-connection.js'
 import { type CodexDriverOptions, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STEER_TIMEOUT_MS } from './options.js'
-import { contextItems, steeringItemIdOf, userInputs } from './user-input.js'
+import { clientIdOf, contextItems, userInputs } from './user-input.js'
 import type { ApprovalParams, ToolCallParams } from './wire.js'
 
 const NOTICE_METHODS = new Set(['warning', 'configWarning', 'deprecationNotice'])
@@ -75,7 +74,7 @@ export class CodexSession implements DriverSession {
     try {
       const context = [...entry.context, ...entry.messages.filter((message) => message.role !== 'user')]
       if (context.length > 0) await server.connection.request('thread/inject_items', { threadId, items: contextItems(context) })
-      const clientId = prompt.map(steeringItemIdOf).find((id) => id !== undefined) ?? randomUUID()
+      const clientId = clientIdOf(prompt)
       turn.receipts.expect(clientId, entry, 'prompt')
       let started: { turn: { id: string } }
       try {

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto'
 import type { BoundaryKind, Halt, TurnHost } from '@harness-kernel/kernel'
 import { RpcTimeoutError } from './json-rpc-connection.js'
-import { contextItems, steeringItemIdOf, userInputs } from './user-input.js'
+import { clientIdOf, contextItems, userInputs } from './user-input.js'
 import type { UserMessageReceipts } from './user-message-receipts.js'
 
 /** What steering needs from the running Codex turn. */
@@ -102,7 +101,7 @@ export class LiveSteering {
       return false
     }
     const { receipts, threadId } = this.#port
-    const clientId = prompt.map(steeringItemIdOf).find((id) => id !== undefined) ?? randomUUID()
+    const clientId = clientIdOf(prompt)
     let expected = false
     try {
       const turnId = await this.#port.turnId()

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto'
 import type { Message } from '@harness-kernel/kernel'
-import { textOf } from '@harness-kernel/kernel'
+import { steeringItemIdOf, textOf } from '@harness-kernel/kernel'
 
 export interface TextInput {
   type: 'text'
@@ -21,8 +22,7 @@ export function contextItems(messages: readonly Message[]): unknown[] {
   }))
 }
 
-/** The kernel steering item id a message carries, if any. */
-export function steeringItemIdOf(message: Message): string | undefined {
-  const id = message.meta?.steeringItemId
-  return typeof id === 'string' ? id : undefined
+/** The `clientUserMessageId` input goes out with: its first steering item's id (Codex's receipt names it), else a new one. */
+export function clientIdOf(prompt: readonly Message[]): string {
+  return prompt.map(steeringItemIdOf).find((id) => id !== undefined) ?? randomUUID()
 }

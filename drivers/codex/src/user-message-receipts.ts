@@ -1,5 +1,5 @@
 import type { Admission, DriverError, Entry, Message } from '@harness-kernel/kernel'
-import { steeringItemIdOf } from './user-input.js'
+import { steeringItemIdOf } from '@harness-kernel/kernel'
 
 interface Awaited {
   readonly entry: Entry
