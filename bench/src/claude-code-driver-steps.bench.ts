@@ -85,9 +85,6 @@ const mainSince = (server: FakeMessages, from: number, calls: number, what: stri
   return main
 }
 
-/** `1, K, K, 1, 1, K, …`: each rep runs both, the order flipping every rep. */
-const schedule = (reps: number, calls: number) => Array.from({ length: reps }, (_, rep) => (rep % 2 === 0 ? [1, calls] : [calls, 1])).flat()
-
 const hasBlock = (message: { [key: string]: unknown }, type: string) => {
   const content = (message.message as { content?: unknown } | undefined)?.content
   return Array.isArray(content) && content.some((block: { type?: string }) => block.type === type)
@@ -125,18 +122,24 @@ function summarizeClient(client: ClientSteps['client'], runs: StepRun[], calls: 
   }
 }
 
+/** One of the compared clients, run a rep at a time so the three are interleaved (load drifts hit them alike). */
+interface StepClient {
+  /** Rep `rep`'s 1-call and K-call runs, in the order `rep` gives. */
+  rep(rep: number): Promise<StepRun[]>
+  close(): Promise<void>
+}
+
 /**
  * The driver: a session (one Claude Code process) per rep, kept warm by an unrecorded 1-call turn, then a 1-call and a
  * K-call turn in either order; so every turn carries a short history, as a `claude -p` run does. Also a raw spawn at the
  * RSS the driver runs with.
  */
-async function driverRuns(
+async function driverClient(
   root: string,
   server: FakeMessages,
   calls: number,
-  reps: number,
   noop: boolean,
-): Promise<{ runs: StepRun[]; rssMb: number; rawSpawnMs: Stats }> {
+): Promise<StepClient & { spawnCost(): { rssMb: number; rawSpawnMs: Stats } }> {
   let marks: Record<'assistant' | 'pre' | 'post' | 'user', number[]> = { assistant: [], pre: [], post: [], user: [] }
   const probe = definePlugin({
     name: 'bench-steps',
@@ -162,62 +165,66 @@ async function driverRuns(
       },
     },
   })
-  try {
+  let rss = 0
+  let rawSpawnMs: Stats | undefined
+  const rep = async (rep: number): Promise<StepRun[]> => {
     const runs: StepRun[] = []
-    let rss = 0
-    let rawSpawnMs: Stats | undefined
-    for (let rep = 0; rep < reps; rep++) {
-      const session = await kernel.startSession()
-      for (const [index, count] of [1, ...(rep % 2 === 0 ? [1, calls] : [calls, 1])].entries()) {
-        const from = server.requests.length
-        marks = { assistant: [], pre: [], post: [], user: [] }
-        gc()
-        const start = performance.now()
-        const result = await session.run(prompt(count))
-        const totalMs = performance.now() - start
-        rss = Math.max(rss, process.memoryUsage().rss)
-        if (result.status !== 'completed')
-          throw new Error(`claude-code-driver-steps: a driver turn ended ${result.status}: ${result.error ?? ''}`)
-        const results = result.messages.filter((message) => message.role === 'tool')
-        if (results.length !== count)
-          throw new Error(`claude-code-driver-steps: ${results.length} tool results in a driver turn, expected ${count}`)
-        const main = mainSince(server, from, count, 'a driver turn')
-        for (const [name, values] of Object.entries(marks)) {
-          if (values.length !== count)
-            throw new Error(`claude-code-driver-steps: ${values.length} ${name} marks in a driver turn, expected ${count}`)
-        }
-        if (index === 0) continue
-        runs.push({
-          calls: count,
-          totalMs,
-          stepMs: main.slice(1).map((request, i) => request.at - main[i]!.at),
-          phases: Array.from({ length: count }, (_, i): Phases => {
-            const [assistant, pre, post, user] = [marks.assistant[i]!, marks.pre[i]!, marks.post[i]!, marks.user[i]!]
-            return {
-              toAssistant: assistant - main[i]!.at,
-              toolWindow: user - assistant,
-              toNext: main[i + 1]!.at - user,
-              toKernel: pre - assistant,
-              kernelTool: post - pre,
-              back: user - post,
-            }
-          }),
-          requestBytes: main.map((request) => request.bytes),
-        })
+    const session = await kernel.startSession()
+    for (const [index, count] of [1, ...(rep % 2 === 0 ? [1, calls] : [calls, 1])].entries()) {
+      const from = server.requests.length
+      marks = { assistant: [], pre: [], post: [], user: [] }
+      gc()
+      const start = performance.now()
+      const result = await session.run(prompt(count))
+      const totalMs = performance.now() - start
+      rss = Math.max(rss, process.memoryUsage().rss)
+      if (result.status !== 'completed')
+        throw new Error(`claude-code-driver-steps: a driver turn ended ${result.status}: ${result.error ?? ''}`)
+      const results = result.messages.filter((message) => message.role === 'tool')
+      if (results.length !== count)
+        throw new Error(`claude-code-driver-steps: ${results.length} tool results in a driver turn, expected ${count}`)
+      const main = mainSince(server, from, count, 'a driver turn')
+      for (const [name, values] of Object.entries(marks)) {
+        if (values.length !== count)
+          throw new Error(`claude-code-driver-steps: ${values.length} ${name} marks in a driver turn, expected ${count}`)
       }
-      // What a process costs this process now (the Agent SDK loaded, Claude Code running beside it): raw spawns of
-      // `/bin/bash -c true`, as the kernel's shell tool runs its command.
-      rawSpawnMs ??= (await perCall({ raw: rawSpawn('/bin/bash') }, { warmup: 5, samples: 40 })).raw!.wallMs
-      await session.end()
+      if (index === 0) continue
+      runs.push({
+        calls: count,
+        totalMs,
+        stepMs: main.slice(1).map((request, i) => request.at - main[i]!.at),
+        phases: Array.from({ length: count }, (_, i): Phases => {
+          const [assistant, pre, post, user] = [marks.assistant[i]!, marks.pre[i]!, marks.post[i]!, marks.user[i]!]
+          return {
+            toAssistant: assistant - main[i]!.at,
+            toolWindow: user - assistant,
+            toNext: main[i + 1]!.at - user,
+            toKernel: pre - assistant,
+            kernelTool: post - pre,
+            back: user - post,
+          }
+        }),
+        requestBytes: main.map((request) => request.bytes),
+      })
     }
-    return { runs, rssMb: rss / 2 ** 20, rawSpawnMs: rawSpawnMs! }
-  } finally {
-    await kernel.dispose()
+    // What a process costs this process now (the Agent SDK loaded, Claude Code running beside it): raw spawns of
+    // `/bin/bash -c true`, as the kernel's shell tool runs its command.
+    rawSpawnMs ??= (await perCall({ raw: rawSpawn('/bin/bash') }, { warmup: 5, samples: 40 })).raw!.wallMs
+    await session.end()
+    return runs
+  }
+  return {
+    rep,
+    close: () => kernel.dispose(),
+    spawnCost: () => ({ rssMb: rss / 2 ** 20, rawSpawnMs: rawSpawnMs! }),
   }
 }
 
-/** `claude -p` alone: a fresh process per run, Claude Code's own Bash, permissions skipped; every run shares one config dir. */
-async function claudeRuns(bin: string, root: string, server: FakeMessages, calls: number, reps: number): Promise<StepRun[]> {
+/**
+ * `claude -p` alone: a fresh process per run, Claude Code's own Bash, permissions skipped; every run shares one config
+ * dir. One unrecorded run of each kind first.
+ */
+async function claudeClient(bin: string, root: string, server: FakeMessages, calls: number): Promise<StepClient> {
   const dir = join(root, 'claude-p')
   const workspace = join(dir, 'workspace')
   const config = join(dir, 'config')
@@ -300,8 +307,25 @@ async function claudeRuns(bin: string, root: string, server: FakeMessages, calls
   }
   await run(1)
   await run(calls)
-  const runs: StepRun[] = []
-  for (const count of schedule(reps, calls)) runs.push(await run(count))
+  return {
+    rep: async (rep) => {
+      const runs: StepRun[] = []
+      for (const count of rep % 2 === 0 ? [1, calls] : [calls, 1]) runs.push(await run(count))
+      return runs
+    },
+    close: async () => {},
+  }
+}
+
+/** Every client's reps, interleaved: rep r runs the clients in an order rotated by r. */
+async function interleavedRuns(clients: StepClient[], reps: number): Promise<StepRun[][]> {
+  const runs: StepRun[][] = clients.map(() => [])
+  for (let rep = 0; rep < reps; rep++) {
+    for (let i = 0; i < clients.length; i++) {
+      const index = (rep + i) % clients.length
+      runs[index]!.push(...(await clients[index]!.rep(rep)))
+    }
+  }
   return runs
 }
 
@@ -310,16 +334,27 @@ async function claudeRuns(bin: string, root: string, server: FakeMessages, calls
  * sequential tool calls of `true`, and the slope between them. The driver runs the kernel's `shell` over MCP; `claude -p`
  * its own Bash.
  */
-export async function claudeCodeDriverStepsBench(options: { calls: number; reps: number; claudeReps: number }): Promise<Section> {
+export async function claudeCodeDriverStepsBench(options: { calls: number; reps: number }): Promise<Section> {
   const title = '(l) Claude Code driver vs `claude -p`: time per tool step'
   return withClaude(title, 'hk-bench-claude-code-steps-', async (bin, root) => {
     const { calls } = options
     const server = await startFakeMessages()
     try {
-      const driverSide = await driverRuns(root, server, calls, options.reps, false)
-      const driver = summarizeClient('driver', driverSide.runs, calls)
-      const noop = summarizeClient('driver, no-op tool', (await driverRuns(root, server, calls, options.reps, true)).runs, calls)
-      const claude = summarizeClient('claude -p', await claudeRuns(bin, root, server, calls, options.claudeReps), calls)
+      const clients = [
+        await driverClient(root, server, calls, false),
+        await driverClient(root, server, calls, true),
+        await claudeClient(bin, root, server, calls),
+      ] as const
+      let runs: StepRun[][]
+      try {
+        runs = await interleavedRuns([...clients], options.reps)
+      } finally {
+        for (const client of clients) await client.close()
+      }
+      const driverSide = clients[0].spawnCost()
+      const driver = summarizeClient('driver', runs[0]!, calls)
+      const noop = summarizeClient('driver, no-op tool', runs[1]!, calls)
+      const claude = summarizeClient('claude -p', runs[2]!, calls)
       const ratio = (a: number | undefined, b: number | undefined) =>
         a !== undefined && b !== undefined && b > 0 ? `${fmt(a / b, 2)}×` : ''
       const ms = (value: number | undefined) => (value === undefined ? '' : fmt(value, 1))
@@ -365,7 +400,7 @@ export async function claudeCodeDriverStepsBench(options: { calls: number; reps:
         rows: [
           row('Claude Code driver (kernel `shell` over MCP), warm sessions', driver, options.reps),
           row('Claude Code driver, a no-op kernel tool instead (MCP plumbing alone)', noop, options.reps),
-          row('`claude -p` (its own Bash), a fresh process per run', claude, options.claudeReps),
+          row('`claude -p` (its own Bash), a fresh process per run', claude, options.reps),
           [
             'driver / `claude -p`',
             '',
@@ -392,7 +427,8 @@ export async function claudeCodeDriverStepsBench(options: { calls: number; reps:
             'every rep; a short history, as in a `claude -p` run), a full GC before each; the model calls `mcp__host__shell`, which runs ' +
             "the kernel's tool points and `/bin/bash -c true` (or, in the no-op row, a kernel tool `noop` that starts no process). `claude -p --output-format stream-json --verbose --tools Bash " +
             "--dangerously-skip-permissions --setting-sources ''` with IS_SANDBOX=1, the same quiet environment, HOME and " +
-            'CLAUDE_CONFIG_DIR in a temp dir shared by its runs; one unrecorded run of each kind, then alternating. Every turn ' +
+            'CLAUDE_CONFIG_DIR in a temp dir shared by its runs; one unrecorded run of each kind first. The three clients take ' +
+            'turns a rep at a time, in an order rotating every rep, so a drift in the machine load hits them alike. Every turn ' +
             'and run is checked: completed, N tool results without error, N + 1 main-loop requests.',
           'A `claude -p` run pays its process start every time and the driver turn does not, so compare slopes (what one more ' +
             'tool call costs), not totals. Slope = (median K-call − median 1-call) / (K − 1), its interval a percentile ' +

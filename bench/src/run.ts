@@ -37,7 +37,7 @@ const BENCHES: Record<string, () => Promise<Section>> = {
   'claude-code-concurrency': () => claudeCodeConcurrencyBench({ handlers: 8, groups: 2, runs: 10, warmup: 2 }),
   'claude-code-real': () => claudeCodeRealBench({ calls: 40, reps: 8, kernelReps: 10 }),
   'claude-code-steer': () => claudeCodeSteerBench({ turns: 20, warmup: 2 }),
-  'claude-code-driver-steps': () => claudeCodeDriverStepsBench({ calls: 10, reps: 10, claudeReps: 10 }),
+  'claude-code-driver-steps': () => claudeCodeDriverStepsBench({ calls: 10, reps: 10 }),
   'codex-steer': () => codexSteerBench({ turns: 20, warmup: 2, deltas: 20, deltaMs: 10 }),
   'codex-driver-steps': () => codexDriverStepsBench({ calls: 10, reps: 8, execReps: 8 }),
   startup: () => startupBench({ runs: 15, warmup: 2 }),

@@ -7,6 +7,12 @@ import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } fr
 export const HOST_SERVER = 'host'
 const PREFIX = `mcp__${HOST_SERVER}__`
 
+/**
+ * A hook matcher for every tool but the kernel's: Claude Code reads a matcher with characters beyond names as an
+ * unanchored JavaScript RegExp over the tool name.
+ */
+export const NOT_HOST_TOOL = `^(?!${PREFIX})`
+
 export const hostToolName = (kernelName: string): string => `${PREFIX}${kernelName}`
 
 /** The kernel tool behind a model-visible name, or undefined for a built-in. */

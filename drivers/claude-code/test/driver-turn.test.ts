@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import type { SpawnOptions } from '@anthropic-ai/claude-agent-sdk'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type DriverHarness, driverHarness, readLog, toolDirective } from './support/driver-harness.js'
 import { lastUserMessage, toolsOf } from './support/fake-anthropic.js'
@@ -29,6 +32,28 @@ describe('a turn inside the real Claude Code', () => {
     const messages = session.messages.map((message) => `${message.role}:${message.content.map((block) => block.type).join(',')}`)
     expect(messages).toEqual(['user:text', 'assistant:tool_call', 'tool:tool_result', 'assistant:text'])
     expect(result.lastAssistantMessage).toMatch(/^FINAL reply to request #\d+$/)
+    await session.end()
+  })
+
+  it('calls no SDK hook back for a kernel tool: its points run once, inside the MCP handler', async () => {
+    // Every line Claude Code writes to the SDK, as the SDK reads it.
+    const lines: string[] = []
+    const spawnClaudeCodeProcess = (options: SpawnOptions) => {
+      const child = spawn(options.command, options.args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] })
+      createInterface({ input: child.stdout }).on('line', (line) => lines.push(line))
+      return child
+    }
+    current = await driverHarness({ driver: { queryOptions: { spawnClaudeCodeProcess } } })
+    const session = await current.kernel.startSession()
+    const result = await session.run(`Run it ${toolDirective('shell', { command: 'echo once' })}`)
+    expect(result.status).toBe('completed')
+    const callbacks = lines
+      .map((line) => JSON.parse(line) as { type: string; request?: { subtype?: string; message?: { method?: string } } })
+      .filter((frame) => frame.type === 'control_request')
+      .map((frame) => frame.request?.message?.method ?? frame.request?.subtype)
+    // The MCP call, and the Stop hook once at the end of the turn; no PreToolUse/PostToolUse round trip.
+    expect(callbacks.filter((what) => what === 'tools/call')).toHaveLength(1)
+    expect(callbacks.filter((what) => what === 'hook_callback')).toHaveLength(1)
     await session.end()
   })
 })
