@@ -15,5 +15,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // `--conditions source` reaches Node too: what imports a package whose `source` export is TypeScript (the MCP
+    // client, eventsource-parser) is transformed by vite instead.
+    server: { deps: { inline: [/@modelcontextprotocol\/sdk\/dist\/esm\/client\/(streamableHttp|sse)\.js/, /eventsource-parser/] } },
   },
 })

@@ -16,14 +16,16 @@ import { dispatchBench } from './dispatch.bench.js'
 import { dispatchBreakdownBench } from './dispatch-breakdown.bench.js'
 import { loopBench } from './loop.bench.js'
 import { fmt } from './measure.js'
+import { seedFromEnv } from './reliability/prng.js'
+import { reliabilityBench } from './reliability.bench.js'
 import { markdown, type Section } from './report.js'
 import { sessionLogBench } from './session-log.bench.js'
 import { startupBench } from './startup.bench.js'
 
 /**
  * `node bench/dist/run.js [name…]`: the default set when none is named; `dispatch-breakdown`, the `*-real` ones,
- * `claude-code-driver-steps` (about a minute of `claude -p` runs) and `codex-driver-steps` (the same with `codex exec`)
- * are opt-in.
+ * `claude-code-driver-steps` (about a minute of `claude -p` runs), `codex-driver-steps` (the same with `codex exec`) and
+ * `reliability` (the test/reliability scenarios at full scale, a few minutes) are opt-in.
  */
 const BENCHES: Record<string, () => Promise<Section>> = {
   dispatch: () => dispatchBench({ ops: 200_000, warmup: 2, samples: 7 }),
@@ -42,6 +44,19 @@ const BENCHES: Record<string, () => Promise<Section>> = {
   'codex-driver-steps': () => codexDriverStepsBench({ calls: 10, reps: 8, execReps: 8 }),
   startup: () => startupBench({ runs: 15, warmup: 2 }),
   'app-server': () => appServerBench({ steps: 2000, runs: 5, threadSteps: 500, threads: 8, concurrencyRuns: 4, warmupSteps: 300 }),
+  reliability: () =>
+    reliabilityBench({
+      hangingHooks: 1000,
+      hooksPerRound: 200,
+      bigOutputBytes: 1024 * 1024 * 1024,
+      fuzzGroups: 20_000,
+      fuzzSessions: 20,
+      steeringSessions: 10,
+      steeringTurns: 120,
+      steersPerTurn: 8,
+      killRounds: 20,
+      seed: seedFromEnv(),
+    }),
 }
 /** Run order: the loop first, so that its RSS samples are not inflated by the garbage of the dispatch runs. */
 const DEFAULT = [
@@ -76,6 +91,7 @@ const ORDER = [
   'claude-code-driver-steps',
   'codex-steer',
   'codex-driver-steps',
+  'reliability',
 ]
 
 const chosen = process.argv.slice(2)

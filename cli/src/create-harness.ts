@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { type ClaudeCodeHooksOptions, claudeCodeHooks } from '@harness-kernel/claude-code'
 import { type CodexHooksOptions, codexHooks } from '@harness-kernel/codex'
-import { createKernel, errorMessage, type Kernel, type Plugin, useDriver } from '@harness-kernel/kernel'
+import { compaction, createKernel, errorMessage, type Kernel, type Plugin, useDriver } from '@harness-kernel/kernel'
 import { tools } from '@harness-kernel/tools'
 import { defaultClaudeCodeHooksOptions } from './claude-code/claude-code-setup.js'
 import { CliError } from './cli-error.js'
@@ -92,7 +92,7 @@ export function noModelMessage(env: Record<string, string | undefined>, lead = '
 }
 
 /**
- * Composes a kernel from a config and flags. Without config plugins: the defaults, `tools()`, `codexHooks()`,
+ * Composes a kernel from a config and flags. Without config plugins: the defaults, `tools()`, `compaction()`, `codexHooks()`,
  * `claudeCodeHooks()` and the model. With them: those plugins (the defaults are theirs to spread), plus the model plugin when a spec is in
  * effect (it is added last, so it wins). A chosen driver (`driver`, else the config's) is added after them as `useDriver()`; a driver
  * that brings its own model (claude-code, codex) needs no model plugin, and the model spec names its model instead. Resolves once every
@@ -142,6 +142,7 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
     options.claudeCode === false ? undefined : claudeCodeHooks(defaultClaudeCodeHooksOptions(cwd, env, options.claudeCode ?? {}))
   const defaults = [
     tools(),
+    compaction(),
     ...(codexPlugin ? [codexPlugin] : []),
     ...(claudeCodePlugin ? [claudeCodePlugin] : []),
     ...(modelPlugin ? [modelPlugin] : []),

@@ -26,7 +26,7 @@ describe('the package API', () => {
       plugins: [observer],
     })
     try {
-      expect(harness.kernel.plugins).toEqual(['tools', 'codex-hooks', 'claude-code-hooks', 'scripted-model', 'observer'])
+      expect(harness.kernel.plugins).toEqual(['tools', 'compaction', 'codex-hooks', 'claude-code-hooks', 'scripted-model', 'observer'])
       expect(harness.sessionsDir).toBe(join(cwd, 'logs'))
       expect(harness.model).toBe('scripted:script.yaml')
       const session = await harness.kernel.startSession()
@@ -47,9 +47,9 @@ describe('the package API', () => {
       CLAUDE_CONFIG_DIR: join(cwd, 'claude-home'),
     }
     for (const [options, plugins] of [
-      [{ codex: false }, ['tools', 'claude-code-hooks', 'scripted-model']],
-      [{ claudeCode: false }, ['tools', 'codex-hooks', 'scripted-model']],
-      [{ codex: false, claudeCode: false }, ['tools', 'scripted-model']],
+      [{ codex: false }, ['tools', 'compaction', 'claude-code-hooks', 'scripted-model']],
+      [{ claudeCode: false }, ['tools', 'compaction', 'codex-hooks', 'scripted-model']],
+      [{ codex: false, claudeCode: false }, ['tools', 'compaction', 'scripted-model']],
     ] as const) {
       const harness = await createHarness({ cwd, model: 'scripted:script.yaml', env, ...options })
       try {

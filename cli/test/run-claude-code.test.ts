@@ -195,7 +195,7 @@ describe('createHarness with a driver', () => {
     const env = { HARNESS_HOME: join(cwd, 'harness-home'), CODEX_HOME: join(cwd, 'codex'), CLAUDE_CONFIG_DIR: join(cwd, 'claude') }
     const harnessed = await createHarness({ cwd, env, driver: 'claude-code', model: 'claude-test-model' })
     try {
-      expect(harnessed.kernel.plugins).toEqual(['tools', 'codex-hooks', 'claude-code-hooks', 'driver'])
+      expect(harnessed.kernel.plugins).toEqual(['tools', 'compaction', 'codex-hooks', 'claude-code-hooks', 'driver'])
       expect(harnessed.driver).toBe('claude-code')
       expect(harnessed.model).toBe('claude-test-model')
       expect(harnessed.kernel.resolve('driver').capabilities.boundaries).toEqual(['tool'])
@@ -207,7 +207,7 @@ describe('createHarness with a driver', () => {
     const fromEnv = await createHarness({ cwd, env: { ...env, HARNESS_MODEL: 'openai:gpt-test' }, driver: 'claude-code' })
     try {
       expect(fromEnv.model).toBeUndefined()
-      expect(fromEnv.kernel.plugins).toEqual(['tools', 'codex-hooks', 'claude-code-hooks', 'driver'])
+      expect(fromEnv.kernel.plugins).toEqual(['tools', 'compaction', 'codex-hooks', 'claude-code-hooks', 'driver'])
     } finally {
       await fromEnv.kernel.dispose()
     }

@@ -217,7 +217,7 @@ describe('createHarness with the codex driver', () => {
     }
     const harnessed = await createHarness({ cwd, env, driver: 'codex', model: 'openai:gpt-test-model' })
     try {
-      expect(harnessed.kernel.plugins).toEqual(['tools', 'codex-hooks', 'claude-code-hooks', 'driver'])
+      expect(harnessed.kernel.plugins).toEqual(['tools', 'compaction', 'codex-hooks', 'claude-code-hooks', 'driver'])
       expect(harnessed.driver).toBe('codex')
       expect(harnessed.model).toBe('gpt-test-model')
       const driver = harnessed.kernel.resolve('driver')
@@ -231,7 +231,7 @@ describe('createHarness with the codex driver', () => {
     const fromEnv = await createHarness({ cwd, env: { ...env, HARNESS_MODEL: 'openai:gpt-test' }, driver: 'codex' })
     try {
       expect(fromEnv.model).toBeUndefined()
-      expect(fromEnv.kernel.plugins).toEqual(['tools', 'codex-hooks', 'claude-code-hooks', 'driver'])
+      expect(fromEnv.kernel.plugins).toEqual(['tools', 'compaction', 'codex-hooks', 'claude-code-hooks', 'driver'])
     } finally {
       await fromEnv.kernel.dispose()
     }

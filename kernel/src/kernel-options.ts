@@ -23,6 +23,12 @@ export interface KernelOptions {
    * turn end; `always` after every event; `never` leaves it to the OS.
    */
   fsync?: 'steering' | 'always' | 'never'
+  /**
+   * The most of one tool result a model is sent, bytes of UTF-8: a longer one keeps its first and last halves around
+   * a marker saying how much there was (tools that cut their own output, as the shell does, stay under it). Default
+   * 4 MiB.
+   */
+  maxToolOutputBytes?: number
 }
 
 export interface ResolvedKernelOptions {
@@ -32,4 +38,5 @@ export interface ResolvedKernelOptions {
   maxStopContinuations: number
   modelRetry: Required<ModelRetryOptions>
   fsync: 'steering' | 'always' | 'never'
+  maxToolOutputBytes: number
 }

@@ -10,6 +10,9 @@ import { createKernelHooks, type HookByName, type HookName, hookByName, type Ker
 import type { KernelOptions, ResolvedKernelOptions } from './kernel-options.js'
 import type { Disposer, KernelApi, Plugin, ProvideOptions } from './plugin.js'
 import { ExecProcessRunner } from './process/exec-process-runner.js'
+import type { ProcessGroupRecord } from './process/process-ledger.js'
+import { describeReap, reapProcessGroups } from './process/reap-process-groups.js'
+import { recordingProcessRunner } from './process/recording-process-runner.js'
 import type { ServiceKey, Services } from './services.js'
 import { KernelSession } from './session.js'
 import { JsonlSessionStore } from './session-log/jsonl-session-store.js'
@@ -147,6 +150,7 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
   }
 
   const newSession = (id: string, cwd: string, log: SessionLog, lock: SessionLock, driver: Driver): KernelSession => {
+    const ledger = container.resolve('sessionStore').processLedger(id)
     const scope: AwilixContainer<Services> = container.createScope()
     let model: Services['model'] | undefined
     const session: KernelSession = new KernelSession({
@@ -159,11 +163,12 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
         model ??= scope.resolve('model')
         return model
       },
+      compactor: () => (scope.hasRegistration('compactor') ? scope.resolve('compactor') : undefined),
       driver,
       driverStateDir: join(resolved.sessionsDir, 'drivers', driver.id, id),
       tools,
       approvals: scope.resolve('approvals'),
-      processRunner: scope.resolve('processRunner'),
+      processRunner: recordingProcessRunner(scope.resolve('processRunner'), ledger),
       logger: scope.resolve('logger'),
       reportTapError,
       onEnd: async (ended) => {
@@ -188,6 +193,15 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       `took over the stale lock of session ${session.id} (${lock.path}): pid ${holder.pid} on ${holder.host}, which took it at ${holder.since}, is no longer running`,
       'kernel',
     )
+  }
+
+  /** Kills what a previous kernel of the session left running (before this one starts anything), and says so. */
+  const reapLeftovers = async (session: KernelSession, unfinished: ProcessGroupRecord[]) => {
+    if (unfinished.length === 0) return
+    const lines = describeReap(await reapProcessGroups(unfinished))
+    container.resolve('sessionStore').processLedger(session.id).clear()
+    if (lines.length > 0)
+      session.notice('warning', `a previous kernel of session ${session.id} left processes running: ${lines.join('; ')}`, 'kernel')
   }
 
   const noticeGaps = (session: KernelSession) => {
@@ -238,14 +252,15 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       const driver = checkedDriver()
       const store = container.resolve('sessionStore')
       // Locked first: a session open elsewhere is refused before its log is read, written or repaired.
-      const { session, loaded } = underLock(sessionId, (lock) => {
+      const { session, loaded, unfinished } = underLock(sessionId, (lock) => {
+        const unfinished = store.processLedger(sessionId).unfinished()
         const loaded = store.load(sessionId)
         const start = loaded.events.find((event) => event.type === 'session/start')
         const cwd = resolve(resolved.cwd, resumeOptions.cwd ?? (start?.type === 'session/start' ? start.cwd : '.'))
         const lastSeq = loaded.events.at(-1)?.seq ?? 0
         const log = store.reopen(sessionId, lastSeq)
         try {
-          return { session: newSession(sessionId, cwd, log, lock, driver), loaded }
+          return { session: newSession(sessionId, cwd, log, lock, driver), loaded, unfinished }
         } catch (error) {
           log.close()
           throw error
@@ -256,6 +271,7 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       if (loaded.droppedTail !== undefined) {
         session.notice('warning', `dropped a torn last line of ${store.pathFor(sessionId)} (${loaded.droppedTail.length} chars)`, 'kernel')
       }
+      await reapLeftovers(session, unfinished)
       session.repairAfterCrash()
       session.append({ type: 'session/resume', sessionId })
       noticeGaps(session)
@@ -304,7 +320,13 @@ function resolveOptions(options: KernelOptions): ResolvedKernelOptions {
       maxRetryAfterMs: options.modelRetry?.maxRetryAfterMs ?? 60_000,
     },
     fsync: options.fsync ?? 'steering',
+    maxToolOutputBytes: positiveInteger(options.maxToolOutputBytes ?? 4 * 1024 * 1024, 'maxToolOutputBytes'),
   }
+}
+
+function positiveInteger(value: number, name: string): number {
+  if (!(Number.isInteger(value) && value > 0)) throw new KernelError(`${name} must be a whole number > 0, got ${value}`)
+  return value
 }
 
 /** Applies `replaces` and checks that names are unique. */

@@ -29,6 +29,11 @@ export interface ProcessRunOptions {
    * handle to write more and to close it. Without it, stdin is closed after `stdin`. An exception it throws is ignored.
    */
   onStdin?: (stdin: ProcessStdin) => void
+  /**
+   * Called once with the child's pid (which leads its process group) as soon as it has started, before any output.
+   * An exception it throws is ignored.
+   */
+  onStart?: (pid: number) => void
 }
 
 export type ProcessOutputStream = 'stdout' | 'stderr'

@@ -1,3 +1,4 @@
+import type { Compactor } from './compaction/compactor.js'
 import type { Driver } from './driver/types.js'
 import type { ModelProvider } from './model.js'
 import type { ProcessRunner } from './process-runner.js'
@@ -43,6 +44,8 @@ export interface Services {
   clock: Clock
   logger: Logger
   session: Session
+  /** When and how the conversation is compacted (`compaction()`); not registered by default. */
+  compactor: Compactor
 }
 
 export type ServiceKey = keyof Services

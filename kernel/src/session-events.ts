@@ -63,6 +63,11 @@ export type SessionEventBody =
     }
   | { type: 'steering/dropped'; turnId?: string; transport: string; itemIds: string[]; reason: string }
   | { type: 'notice'; level: NoticeLevel; text: string; source: string }
+  /**
+   * The conversation so far was replaced by a summary: from here on the messages are the summary (a user message) and
+   * the last `kept` messages before this event. `tokensBefore` is the estimate that set off an `auto` compaction.
+   */
+  | { type: 'compaction'; turnId?: string; trigger: 'manual' | 'auto'; summary: string; kept: number; tokensBefore?: number }
   | { type: 'turn/end'; turnId: string; status: TurnStatus; error?: string; reason?: string }
   | { type: 'session/end'; reason: string }
 

@@ -1,3 +1,4 @@
+import type { Compactor } from './compaction/compactor.js'
 import type { HookTapError } from './errors.js'
 import type { KernelHooks } from './hooks.js'
 import type { ResolvedKernelOptions } from './kernel-options.js'
@@ -24,6 +25,8 @@ export interface SessionRuntime {
   readonly approvals: Approvals
   readonly processRunner: ProcessRunner
   readonly logger: Logger
+  /** The `compactor` service, when one is provided: the native loop asks it before each model request. */
+  readonly compactor: Compactor | undefined
   /** The sources claimed at each boundary, in order (the session's own queue first). */
   readonly steeringSources: readonly SteeringSource[]
   append(body: SessionEventBody): SessionEvent

@@ -1,3 +1,4 @@
+import { compactionSummary } from './compaction/summary-message.js'
 import type { Halt } from './decisions.js'
 import type { Message } from './messages.js'
 import type { SessionEvent } from './session-events.js'
@@ -42,6 +43,9 @@ export class Transcript {
         break
       case 'turn/end':
         this.openTurnId = undefined
+        break
+      case 'compaction':
+        this.messages.splice(0, this.messages.length - Math.min(event.kept, this.messages.length), compactionSummary(event.summary))
         break
     }
   }

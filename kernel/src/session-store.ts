@@ -1,3 +1,4 @@
+import type { ProcessLedger } from './process/process-ledger.js'
 import type { SessionEvent, SessionEventBody } from './session-events.js'
 
 export interface SessionSummary {
@@ -62,6 +63,11 @@ export interface SessionStore {
    * (this one included) or by another host is a `KernelError` naming the holder; a stale one is taken over.
    */
   lock(sessionId: string): SessionLock
+  /**
+   * The session's record of the process groups its kernel started and has not seen end, kept beside the log; read on
+   * resume to kill what a crashed kernel left running. Used only under the session's lock.
+   */
+  processLedger(sessionId: string): ProcessLedger
   create(sessionId: string): SessionLog
   load(sessionId: string): LoadedSession
   /** Reopens an existing log for appending (after `load`), continuing its sequence numbers. */

@@ -1,5 +1,7 @@
+import type { CompactionResult } from './compaction/run-compaction.js'
 import type { Halt } from './decisions.js'
 import type { Message } from './messages.js'
+import type { ProcessRunner } from './process-runner.js'
 import type { HookRunRecord, NoticeLevel, SessionEvent, SessionEventBody, TurnStatus } from './session-events.js'
 import type { InputItem, SteerOptions, SteerReceipt } from './steering/types.js'
 import type { ToolOutput, ToolOutputStream } from './tool.js'
@@ -23,6 +25,11 @@ export interface TurnResult {
   reason?: string
 }
 
+export interface CompactOptions {
+  /** What the summary should keep (Claude Code's `/compact <instructions>`; `custom_instructions` in its hooks). */
+  instructions?: string
+}
+
 export interface InterruptReceipt {
   /** Ids of in-process steering items still queued; they stay queued. */
   stillQueued: string[]
@@ -32,6 +39,11 @@ export interface Session {
   readonly id: string
   readonly cwd: string
   readonly transcriptPath: string
+  /**
+   * Runs a child process for this session: the kernel's `processRunner`, with each process group written to the
+   * session's ledger while it runs, so a resume after a crash kills what was left. Hooks and tools run theirs here.
+   */
+  readonly processRunner: ProcessRunner
   /** Messages derived from the log so far. */
   readonly messages: readonly Message[]
   run(input: TurnInput): Promise<TurnResult>
@@ -39,6 +51,12 @@ export interface Session {
   /** Context for the next step; does not start a turn. */
   inject(message: Message): void
   interrupt(reason?: string): InterruptReceipt
+  /**
+   * Replaces the conversation with a summary the session's model writes (after any running turn), as Codex's
+   * `/compact` and Claude Code's do: `agent/pre-compact` may halt it; `agent/post-compact` and `agent/session-start`
+   * (`compact`) follow. Uses the `compactor` service, or `defaultCompactor()` when none is provided.
+   */
+  compact(options?: CompactOptions): Promise<CompactionResult>
   /** Resolves when no turn is running and none is about to start from queued input. */
   idle(): Promise<void>
   end(reason?: string): Promise<void>
@@ -93,6 +111,10 @@ export interface CompactPayload {
   /** The turn compacting (auto, mid-turn), or the compaction's own turn (manual), when there is one. */
   turn?: TurnInfo | undefined
   signal: AbortSignal
+  /** What the user asked the summary to keep (`session.compact({ instructions })`). */
+  instructions?: string | undefined
+  /** `agent/post-compact` only: the summary written. */
+  summary?: string | undefined
 }
 export interface SubagentInfo {
   id: string

@@ -1,5 +1,8 @@
 import { setMaxListeners } from 'node:events'
 import { TurnInterruptedError } from './abort.js'
+import type { Compactor } from './compaction/compactor.js'
+import { defaultCompactor } from './compaction/default-compactor.js'
+import { type CompactionResult, runCompaction } from './compaction/run-compaction.js'
 import { createTurnHost } from './driver/turn-host.js'
 import type { Driver, DriverSession } from './driver/types.js'
 import type { HookTapError } from './errors.js'
@@ -15,7 +18,7 @@ import type { HookRunRecord, NoticeLevel, SessionEvent, SessionEventBody } from 
 import type { SessionRuntime } from './session-runtime.js'
 import { type PendingSessionState, Transcript } from './session-state.js'
 import type { SessionLog } from './session-store.js'
-import type { InterruptReceipt, Session, TurnInput, TurnResult } from './session-types.js'
+import type { CompactOptions, InterruptReceipt, Session, TurnInput, TurnResult } from './session-types.js'
 import type { HeldClaim } from './steering/boundary-claims.js'
 import { InProcessSteeringSource } from './steering/in-process-source.js'
 import type { InputItem, SteeringSource, SteerOptions, SteerReceipt } from './steering/types.js'
@@ -38,6 +41,8 @@ export interface SessionParts {
   approvals: Approvals
   processRunner: ProcessRunner
   logger: Logger
+  /** The `compactor` service, resolved on first use; undefined when none is provided. */
+  compactor(): Compactor | undefined
   reportTapError(error: HookTapError): void
   onEnd(session: KernelSession): Promise<void>
 }
@@ -118,6 +123,28 @@ export class KernelSession implements Session, SessionRuntime {
 
   get model(): ModelProvider {
     return this.#parts.model()
+  }
+
+  get compactor(): Compactor | undefined {
+    return this.#parts.compactor()
+  }
+
+  async compact(options: CompactOptions = {}): Promise<CompactionResult> {
+    this.#assertOpen('compact')
+    return this.#enqueue(async () => {
+      const controller = new AbortController()
+      this.#active = controller
+      try {
+        return await runCompaction(this, this.compactor ?? defaultCompactor(), {
+          trigger: 'manual',
+          turn: undefined,
+          signal: controller.signal,
+          instructions: options.instructions,
+        })
+      } finally {
+        this.#active = undefined
+      }
+    })
   }
 
   get messages(): readonly Message[] {
@@ -217,8 +244,21 @@ export class KernelSession implements Session, SessionRuntime {
   }
 
   #enqueueTurn(input: Message[]): Promise<TurnResult> {
+    return this.#enqueue(() => this.#runOne(input))
+  }
+
+  /** Runs `work` after whatever is scheduled (turns, compactions), one at a time. */
+  #enqueue<T>(work: () => Promise<T>): Promise<T> {
     this.#scheduled++
-    const result = this.#chain.then(() => this.#runOne(input))
+    const result = this.#chain.then(async () => {
+      try {
+        return await work()
+      } finally {
+        this.#scheduled--
+        this.#startQueuedTurn()
+        if (this.#scheduled === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve()
+      }
+    })
     this.#chain = result.catch(() => {})
     return result
   }
@@ -237,9 +277,6 @@ export class KernelSession implements Session, SessionRuntime {
       return result
     } finally {
       this.#active = undefined
-      this.#scheduled--
-      this.#startQueuedTurn()
-      if (this.#scheduled === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve()
     }
   }
 

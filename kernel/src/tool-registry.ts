@@ -27,7 +27,9 @@ export class ToolRegistry {
     this.#specs ??= this.list().map((tool) => ({
       name: tool.name,
       description: tool.description,
-      inputSchema: z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+      inputSchema:
+        tool.jsonSchema ??
+        (z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>),
     }))
     return this.#specs
   }

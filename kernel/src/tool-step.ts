@@ -4,6 +4,7 @@ import { errorMessage } from './errors.js'
 import type { ToolCallBlock } from './messages.js'
 import type { SessionRuntime } from './session-runtime.js'
 import type { StepPayload, ToolCall } from './session-types.js'
+import { excerptText } from './text-excerpt.js'
 import type { ToolOutput, ToolOutputStream } from './tool.js'
 
 type CallOutcome = ToolOutcome
@@ -79,7 +80,7 @@ export async function runToolCall(runtime: SessionRuntime, step: StepPayload, bl
   const rewritten = verdict.input ?? (pre.kind === 'allow' ? pre.input : undefined)
   const input = rewritten !== undefined ? rewritten : call.input
   logCall(input, rewritten !== undefined ? 'allow-rewritten' : 'allow')
-  const result = await execute(runtime, step, { ...call, input })
+  const result = capOutput(await execute(runtime, step, { ...call, input }), runtime.options.maxToolOutputBytes)
   const post: PostToolDecision = await runtime.hooks.toolPostExecute.promise(
     { kind: 'accept' },
     { ...payload, call: { ...call, input }, result },
@@ -90,6 +91,13 @@ export async function runToolCall(runtime: SessionRuntime, step: StepPayload, bl
   else if (post.output !== undefined) final = { output: post.output, isError: result.isError }
   const halt = (pre.kind === 'allow' ? pre.halt : undefined) ?? (post.kind === 'accept' ? post.halt : undefined)
   return { result: final, context, halt }
+}
+
+/** No tool floods a model: what is over the limit keeps its two ends around a marker (`excerptText`). */
+function capOutput(result: ToolOutput, maxBytes: number): ToolOutput {
+  const half = Math.floor(maxBytes / 2)
+  const output = excerptText(result.output, half, maxBytes - half)
+  return output === result.output ? result : { ...result, output }
 }
 
 export type Verdict = { kind: 'allow'; input?: unknown } | { kind: 'deny'; reason: string }

@@ -36,6 +36,11 @@ export interface ToolDefinition<Input = unknown> {
   name: string
   description: string
   inputSchema: z.ZodType<Input>
+  /**
+   * The input schema models are shown, as JSON Schema, when it is not `inputSchema` converted: a tool that comes with
+   * its own (an MCP server's) passes it on unchanged. `inputSchema` still checks each call.
+   */
+  jsonSchema?: Record<string, unknown>
   aliases?: ToolAliases
   /** Calls of tools marked parallel may run together within a step; others run alone, in order. */
   parallel?: boolean

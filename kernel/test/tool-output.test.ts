@@ -62,3 +62,53 @@ describe('tools/output', () => {
     await kernel.dispose()
   })
 })
+
+describe('a tool result over maxToolOutputBytes', () => {
+  /** A tool `talk` whose result is `text`; what the post-execute tap and the model saw of it. */
+  function floodingTool(text: string, seen: { post?: string; model?: string }) {
+    return plugin('talk', (kernel) => {
+      kernel.provide('model', {
+        id: 'calls-once',
+        async generate(request) {
+          const result = request.messages.flatMap((message) => message.content).find((block) => block.type === 'tool_result')
+          if (result?.type === 'tool_result') {
+            seen.model = result.output
+            return { content: [{ type: 'text', text: 'done' }] }
+          }
+          return { content: [{ type: 'tool_call', id: 'call_1', name: 'talk', input: {} }] }
+        },
+      } satisfies ModelProvider)
+      kernel.hooks.toolPostExecute.tap('probe', (decision, { result }) => {
+        seen.post = result.output
+        return decision
+      })
+      kernel.registerTool(
+        defineTool({
+          name: 'talk',
+          description: 'Talks a lot.',
+          inputSchema: z.object({}),
+          execute: async () => ({ output: text, isError: false }),
+        }),
+      )
+    })
+  }
+
+  it('keeps its two ends around a marker saying how much there was, for the taps and the model alike', async () => {
+    const text = `${'a'.repeat(600)}${'é'.repeat(300)}${'z'.repeat(600)}`
+    const seen: { post?: string; model?: string } = {}
+    const kernel = createKernel([floodingTool(text, seen)], { cwd: tempDir(), maxToolOutputBytes: 1000 })
+    await (await kernel.startSession()).run('go')
+    expect(seen.model).toBe(seen.post)
+    expect(seen.model).toBe(`${'a'.repeat(500)}\n…[truncated: 1,800 bytes in all; the first 500 and last 500 shown]…\n${'z'.repeat(500)}`)
+    await kernel.dispose()
+  })
+
+  it('passes a result at the limit whole; the limit must be a whole number > 0', async () => {
+    const seen: { post?: string; model?: string } = {}
+    const kernel = createKernel([floodingTool('x'.repeat(1000), seen)], { cwd: tempDir(), maxToolOutputBytes: 1000 })
+    await (await kernel.startSession()).run('go')
+    expect(seen.model).toBe('x'.repeat(1000))
+    await kernel.dispose()
+    expect(() => createKernel([], { maxToolOutputBytes: 0 })).toThrow('maxToolOutputBytes must be a whole number > 0, got 0')
+  })
+})

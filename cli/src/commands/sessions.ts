@@ -8,6 +8,7 @@ import { renderSessionLog } from '../render/session-log.js'
 import { renderSessionTable } from '../render/session-table.js'
 import { resolveSessionId } from '../session-id.js'
 import { colorEnabled, createStyle } from '../style.js'
+import { reapSessions } from './sessions-reap.js'
 
 export interface SessionsOptions {
   sessionsDir?: string
@@ -17,7 +18,7 @@ export interface SessionsOptions {
 }
 
 export function addSessionsCommand(parent: Command, io: CliIo, exit: (code: number) => void): Command {
-  const sessions = parent.command('sessions').description('list and show session logs')
+  const sessions = parent.command('sessions').description('list and show session logs, and reap what crashed kernels left running')
   const withCommonOptions = (command: Command) =>
     command
       .option('--sessions-dir <dir>', "where session logs are (default: the config's, else .harness/sessions)")
@@ -30,6 +31,18 @@ export function addSessionsCommand(parent: Command, io: CliIo, exit: (code: numb
     .argument('<id>', 'the session id, or a prefix of it that names one session')
     .option('--json', 'print the raw events as a JSON array')
     .action(async (id: string, options: SessionsOptions) => exit(await showSession(id, options, io)))
+  withCommonOptions(
+    sessions
+      .command('reap')
+      .description(
+        'kill the processes a crashed kernel left running (every session no live process holds, or one); a resume does the same',
+      ),
+  )
+    .argument('[id]', 'the session id, or a prefix of it that names one session')
+    .option('--json', 'print what became of each process group as JSON')
+    .action(async (id: string | undefined, options: SessionsOptions) =>
+      exit(await withStore(options, io, (store, sessionsDir) => reapSessions(id, options, io, store, sessionsDir))),
+    )
   return sessions
 }
 
@@ -54,7 +67,11 @@ export async function showSession(given: string, options: SessionsOptions, io: C
 }
 
 /** Reads through the composed kernel's `sessionStore`, so a config that provides its own store is honoured. */
-async function withStore(options: SessionsOptions, io: CliIo, use: (store: SessionStore, sessionsDir: string) => number): Promise<number> {
+async function withStore(
+  options: SessionsOptions,
+  io: CliIo,
+  use: (store: SessionStore, sessionsDir: string) => number | Promise<number>,
+): Promise<number> {
   const { kernel, sessionsDir } = await createHarness({
     cwd: resolve(io.cwd, options.cwd ?? '.'),
     ...(options.config === undefined ? {} : { config: options.config }),
@@ -63,7 +80,7 @@ async function withStore(options: SessionsOptions, io: CliIo, use: (store: Sessi
     requireModel: false,
   })
   try {
-    return use(kernel.resolve('sessionStore'), sessionsDir)
+    return await use(kernel.resolve('sessionStore'), sessionsDir)
   } finally {
     await kernel.dispose()
   }

@@ -17,6 +17,7 @@ const checks: Record<keyof HarnessConfig, Check> = {
   modelRetry: (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'expected an object'),
   fsync: (value) =>
     value === 'steering' || value === 'always' || value === 'never' ? undefined : "expected 'steering', 'always' or 'never'",
+  maxToolOutputBytes: (value) => (Number.isInteger(value) && (value as number) > 0 ? undefined : 'expected a whole number > 0'),
 }
 
 /** Checks the shape of a config module's default export; the message says what is wrong, not where. */

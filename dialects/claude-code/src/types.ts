@@ -85,7 +85,10 @@ export interface SettingsSourceReport {
   path: string
   /** false: the file does not exist (not an error). */
   found: boolean
-  /** A file that exists but could not be read or parsed: its hooks are skipped, the rest load. */
+  /**
+   * A file that exists but could not be read or parsed: its hooks are skipped, the rest load. For a managed file this
+   * fails closed: only the hooks of usable managed files run.
+   */
   error?: string | undefined
 }
 

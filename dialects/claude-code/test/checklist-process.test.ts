@@ -516,6 +516,30 @@ describe('checklist: cwd and environment (claude-code-hooks.md §9, 22–24)', (
     }
   })
 
+  it('opt-in `hookEnvironment`: the shell policy filters what command hooks inherit (no *_TOKEN by default); the dialect’s own variables stay', async () => {
+    process.env.HK_HOOK_TEST_TOKEN = 'not-for-hooks'
+    try {
+      const hooks = recordEvents(['UserPromptSubmit'])
+      const filtered = harness({ script: [{ text: 'ok' }], hooks, options: { hookEnvironment: { set: { HK_HOOK_TEST_SET: 'set' } } } })
+      const session = await filtered.kernel.startSession()
+      await session.run('go')
+      const [seen] = filtered.calls()
+      expect(seen?.env.HK_HOOK_TEST_TOKEN).toBeUndefined()
+      expect(seen?.env.HK_HOOK_TEST_SET).toBe('set')
+      expect([seen?.env.CLAUDE_PROJECT_DIR, seen?.env.CLAUDECODE, seen?.env.CLAUDE_CODE_SESSION_ID]).toEqual([
+        filtered.project,
+        '1',
+        session.id,
+      ])
+
+      const plain = harness({ script: [{ text: 'ok' }], hooks })
+      await (await plain.kernel.startSession()).run('go')
+      expect(plain.calls()[0]?.env.HK_HOOK_TEST_TOKEN).toBe('not-for-hooks')
+    } finally {
+      delete process.env.HK_HOOK_TEST_TOKEN
+    }
+  })
+
   it('24. `${CLAUDE_PROJECT_DIR}` in a command is spawned unrewritten; the shell expands it', async () => {
     const probe = 'cat /proc/$$/cmdline > "$HOOK_OUT/cmdline"; printf %s "${CLAUDE_PROJECT_DIR}" > "$HOOK_OUT/expanded"'
     const viaProjectDir = '"${CLAUDE_PROJECT_DIR}"/.claude/hooks/rec.sh UserPromptSubmit pd'

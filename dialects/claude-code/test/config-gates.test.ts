@@ -147,7 +147,7 @@ describe('allowManagedHooksOnly (§9 item 4)', () => {
 describe('allowedHttpHookUrls', () => {
   const http = (url: string) => ({ type: 'http', url })
 
-  it('drops http handlers whose URL matches no pattern, naming the files that set the list', () => {
+  it('drops http handlers whose URL matches no pattern, naming the files that set the list (lists widened, as Claude Code does)', () => {
     const s = sandbox()
     write(s.paths.managed, { allowedHttpHookUrls: ['https://hooks.example.com/*'] })
     write(s.paths.project, {
@@ -159,7 +159,7 @@ describe('allowedHttpHookUrls', () => {
         command('not-http'),
       ]),
     })
-    const loaded = s.load()
+    const loaded = s.load({ widenManagedAllowLists: true })
     expect(loaded.handlers.map((handler) => ('url' in handler ? handler.url : handler.type))).toEqual([
       'https://hooks.example.com/post/1',
       'http://localhost:8080/hook',
@@ -215,7 +215,7 @@ describe('allowedHttpHookUrls', () => {
 })
 
 describe('httpHookAllowedEnvVars', () => {
-  it('intersects each http handler allowedEnvVars with the merged list', () => {
+  it('intersects each http handler allowedEnvVars with the merged list (lists widened, as Claude Code does)', () => {
     const s = sandbox()
     write(s.paths.managed, { httpHookAllowedEnvVars: ['TOKEN'] })
     write(s.paths.project, {
@@ -225,7 +225,7 @@ describe('httpHookAllowedEnvVars', () => {
         { type: 'http', url: 'https://h.example/2' },
       ]),
     })
-    const loaded = s.load()
+    const loaded = s.load({ widenManagedAllowLists: true })
     expect(loaded.settings.httpHookAllowedEnvVars).toEqual(['TOKEN', 'TEAM'])
     expect(loaded.handlers).toMatchObject([{ allowedEnvVars: ['TOKEN', 'TEAM'] }, { allowedEnvVars: [] }])
   })

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { definePlugin, type Message, textOf } from '@harness-kernel/kernel'
 import { describe, expect, it } from 'vitest'
+import { codexHooks } from '../src/index.js'
 import { codexHarnessPerTest, hookRuns, rec } from './codex-harness.js'
 
 const setup = codexHarnessPerTest()
@@ -84,6 +85,30 @@ describe('the hook process (items 33–36)', () => {
     expect([...seen.keys()].filter((key) => !own.has(key))).toEqual([])
     expect([...own.keys()].filter((key) => !seen.has(key))).toEqual([])
     for (const [key, value] of own) expect(seen.get(key), key).toBe(value)
+  })
+
+  it('opt-in `hookEnvironment`: the shell policy filters what hooks inherit (no *_TOKEN by default), the rest as before', async () => {
+    process.env.HK_HOOK_TEST_TOKEN = 'not-for-hooks'
+    process.env.HK_HOOK_TEST_PLAIN = 'for-hooks'
+    try {
+      const hooks = { UserPromptSubmit: [{ hooks: [sh('env > "$HOOK_OUT/env-$HK_HOOK_TEST_PLAIN"')] }] }
+      const filtered = setup({ script: [{ text: 'ok' }], hooks, options: { hookEnvironment: { set: { HK_HOOK_TEST_SET: 'set' } } } })
+      await (await filtered.kernel.startSession()).run('go')
+      const seen = readFileSync(join(filtered.out, 'env-for-hooks'), 'utf8')
+      expect(seen).not.toContain('HK_HOOK_TEST_TOKEN')
+      expect(seen).toContain('HK_HOOK_TEST_SET=set\n')
+      expect(seen).toContain(`HOOK_OUT=${filtered.out}\n`)
+
+      const plain = setup({ script: [{ text: 'ok' }], hooks })
+      await (await plain.kernel.startSession()).run('go')
+      expect(readFileSync(join(plain.out, 'env-for-hooks'), 'utf8')).toContain('HK_HOOK_TEST_TOKEN=not-for-hooks\n')
+      expect(() => codexHooks({ hookEnvironment: { inherit: 'some' as 'all' } })).toThrow(
+        'codexHooks: hookEnvironment.inherit must be one of all, core, none; got "some"',
+      )
+    } finally {
+      delete process.env.HK_HOOK_TEST_TOKEN
+      delete process.env.HK_HOOK_TEST_PLAIN
+    }
   })
 })
 

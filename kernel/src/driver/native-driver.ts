@@ -1,3 +1,4 @@
+import { runCompaction } from '../compaction/run-compaction.js'
 import type { Halt } from '../decisions.js'
 import { assistantMessage, type Message, toolCallsOf } from '../messages.js'
 import { callModel } from '../model-call.js'
@@ -95,6 +96,8 @@ async function runTurn({ turn, input }: TurnRequest, host: TurnHost): Promise<Tu
     }
     // Final-boundary input that was all dropped leaves nothing new to sample: back to the final boundary.
     if (!(afterFinal && !enteredInput)) {
+      const compactHalt = await compactIfDue(rt, base)
+      if (compactHalt) return halted(rt, compactHalt)
       const calls = await sample(rt, host, base)
       if (calls.length > 0) {
         const halt = await runToolCalls(rt, base, calls)
@@ -117,6 +120,26 @@ async function runTurn({ turn, input }: TurnRequest, host: TurnHost): Promise<Tu
     stopHookActive = true
     continues++
   }
+}
+
+/**
+ * Before a request: when the `compactor` says the conversation is too long for it, compact first (`auto`). A
+ * session-start tap that halts after the compaction (a SessionStart hook's `continue: false`) ends the turn.
+ */
+async function compactIfDue(rt: SessionRuntime, base: StepPayload): Promise<Halt | undefined> {
+  const { compactor } = rt
+  if (!compactor) return undefined
+  const request = {
+    ...(rt.options.system === undefined ? {} : { system: rt.options.system }),
+    messages: rt.transcript.messages,
+    tools: rt.tools.specs(),
+  }
+  if (!compactor.shouldCompact(request)) return undefined
+  await runCompaction(rt, compactor, { trigger: 'auto', turn: base.turn, signal: base.signal })
+  base.signal.throwIfAborted()
+  const halt = rt.pending.halt
+  rt.pending.halt = undefined
+  return halt
 }
 
 /** One model call: `model/request`, the provider (retries inside), the assistant message recorded. */

@@ -83,6 +83,11 @@ async function runProcess(options: ProcessRunOptions, settings: RunnerSettings):
     return finish({ spawnError: await describeSpawnError(error, file, options.cwd) })
   }
 
+  try {
+    options.onStart?.(pid)
+  } catch {
+    // The caller's exception is not the run's failure.
+  }
   const noop = () => {}
   child.on('error', noop)
   // A child that exits without reading its stdin makes the write fail with EPIPE; that is not the run's failure.

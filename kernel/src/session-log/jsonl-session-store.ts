@@ -14,6 +14,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { KernelError } from '../errors.js'
+import { ProcessLedger } from '../process/process-ledger.js'
 import type { Clock } from '../services.js'
 import type { SessionEvent, SessionEventBody } from '../session-events.js'
 import type { ForkOptions, LoadedSession, SessionLock, SessionLog, SessionStore, SessionSummary } from '../session-store.js'
@@ -50,6 +51,11 @@ export class JsonlSessionStore implements SessionStore {
     const path = this.pathFor(sessionId).replace(/\.jsonl$/, '.lock')
     mkdirSync(this.dir, { recursive: true })
     return acquireSessionLock(path, sessionId, () => this.#clock.now())
+  }
+
+  /** `<sessionId>.processes` beside the log (`ProcessLedger`). */
+  processLedger(sessionId: string): ProcessLedger {
+    return new ProcessLedger(this.pathFor(sessionId).replace(/\.jsonl$/, '.processes'))
   }
 
   create(sessionId: string): SessionLog {

@@ -1,6 +1,9 @@
 import {
+  checkShellEnvironmentPolicy,
   defineTool,
   type ProcessRunResult,
+  type ShellEnvironmentPolicy,
+  shellEnvironment,
   type ToolContext,
   type ToolDefinition,
   type ToolOutput,
@@ -8,7 +11,6 @@ import {
 } from '@harness-kernel/kernel'
 import { z } from 'zod'
 import { resolvePath } from './fs-errors.js'
-import { checkShellEnvironmentPolicy, type ShellEnvironmentPolicy, shellEnvironment } from './shell-environment.js'
 
 export interface ShellToolOptions {
   /** Default for calls that give no `timeout_ms`. Default 120000 ms. */

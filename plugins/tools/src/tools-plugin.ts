@@ -1,7 +1,6 @@
-import { definePlugin, type KernelApi, type Plugin } from '@harness-kernel/kernel'
+import { checkShellEnvironmentPolicy, definePlugin, type KernelApi, type Plugin, type ShellEnvironmentPolicy } from '@harness-kernel/kernel'
 import { editFileTool } from './edit-file-tool.js'
 import { readFileTool } from './read-file-tool.js'
-import { checkShellEnvironmentPolicy, type ShellEnvironmentPolicy } from './shell-environment.js'
 import { type ShellToolOptions, shellTool } from './shell-tool.js'
 import { writeFileTool } from './write-file-tool.js'
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { invalidRequest } from './rpc-errors.js'
-import { type SerdeNames, serdeMessage } from './serde-errors.js'
+import { INVALID_REQUEST, RpcError } from './rpc-errors.js'
+import { type SerdeNames, serdeErrorData, serdeMessage } from './serde-errors.js'
 
 /** Codex `UserInput`. The kernel renders text; images and audio are kept as a text reference (documented). */
 export const userInputSchema = z.discriminatedUnion('type', [
@@ -74,7 +74,12 @@ named(hooksListParamsSchema, { '': 'struct HooksListParams' })
 export function parseParams<T>(schema: z.ZodType<T>, params: unknown): T {
   const parsed = schema.safeParse(params)
   if (parsed.success) return parsed.data
-  throw invalidRequest(`Invalid request: ${serdeMessage(parsed.error.issues, params, serdeNames.get(schema))}`)
+  const names = serdeNames.get(schema)
+  throw new RpcError(
+    INVALID_REQUEST,
+    `Invalid request: ${serdeMessage(parsed.error.issues, params, names)}`,
+    serdeErrorData(parsed.error.issues, params, names),
+  )
 }
 
 /** The text the model sees for one `UserInput` (the kernel's messages are text only). */

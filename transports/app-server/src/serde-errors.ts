@@ -14,8 +14,7 @@ type Issue = z.core.$ZodIssue
  * the first wrong value and reports missing fields only after the rest parsed, so type errors come first.
  */
 export function serdeMessage(issues: readonly Issue[], params: unknown, names: SerdeNames = {}): string {
-  const missing = (issue: Issue) => issue.code === 'invalid_type' && valueAt(params, issue.path) === undefined
-  const issue = [...issues].sort((a, b) => Number(missing(a)) - Number(missing(b)))[0]
+  const issue = firstIssue(issues, params)
   if (!issue) return 'invalid params'
   const value = valueAt(params, issue.path)
   if (issue.code === 'invalid_union' && issue.discriminator !== undefined) {
@@ -32,6 +31,29 @@ export function serdeMessage(issues: readonly Issue[], params: unknown, names: S
     return `unknown variant \`${value}\`, expected ${expectedOneOf(issue.values)}`
   const at = issue.path.join('.')
   return `${at === '' ? '' : `${at}: `}${issue.message}`
+}
+
+/** serde's order: type errors first, missing fields after the rest parsed. */
+function firstIssue(issues: readonly Issue[], params: unknown): Issue | undefined {
+  const missing = (issue: Issue) => issue.code === 'invalid_type' && valueAt(params, issue.path) === undefined
+  return [...issues].sort((a, b) => Number(missing(a)) - Number(missing(b)))[0]
+}
+
+/**
+ * Where the reported problem is, for the error's `data` (serde's text does not say): the field as a dotted path
+ * (`input.0.text`) and, for a value of the wrong type, what was expected and what came.
+ */
+export function serdeErrorData(
+  issues: readonly Issue[],
+  params: unknown,
+  names: SerdeNames = {},
+): { field: string; expected?: string; got?: string } | undefined {
+  const issue = firstIssue(issues, params)
+  if (!issue || issue.path.length === 0) return undefined
+  const field = issue.path.map(String).join('.')
+  const value = valueAt(params, issue.path)
+  if (issue.code !== 'invalid_type' || value === undefined) return { field }
+  return { field, expected: names[pattern(issue.path)] ?? EXPECTED[issue.expected] ?? `a ${issue.expected}`, got: unexpected(value) }
 }
 
 const EXPECTED: Readonly<Record<string, string>> = {

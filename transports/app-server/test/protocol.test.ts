@@ -82,6 +82,20 @@ describe('framing, handshake and errors', () => {
     expect(await refusal(undefined)).toBe('Invalid request: missing field `params`')
     expect(await refusal('x')).toBe('Invalid request: invalid type: string "x", expected struct TurnStartParams')
     expect(await refusal({ cwd: 5 }, 'thread/start')).toBe('Invalid request: invalid type: integer `5`, expected a string')
+    // serde's text does not say where; the error's `data` does: the field, what it expected and what came.
+    const refusalData = (params: unknown, method = 'turn/start') =>
+      client!.request(method, params).then(
+        () => 'answered',
+        (error: { data?: unknown }) => error.data,
+      )
+    expect(await refusalData({ cwd: 5 }, 'thread/start')).toEqual({ field: 'cwd', expected: 'a string', got: 'integer `5`' })
+    expect(await refusalData({ threadId, input: [{ type: 'text', text: 7 }] })).toEqual({
+      field: 'input.0.text',
+      expected: 'a string',
+      got: 'integer `7`',
+    })
+    expect(await refusalData({ threadId, input: [{ type: 'text' }] })).toEqual({ field: 'input.0.text' })
+    expect(await refusalData('x')).toBeUndefined()
 
     // A request whose id is not a string or an integer is answered all the same: Invalid Request with `id: null`
     // (JSON-RPC 2.0). Codex 0.169.0 reads it as a notification it does not know and answers nothing.

@@ -135,7 +135,7 @@ describe('model/list', () => {
 })
 
 describe('config/read, config/value/write, config/batchWrite', () => {
-  const KEYS = ['model', 'driver', 'system', 'sessionsDir', 'maxStopContinuations', 'modelRetry', 'fsync']
+  const KEYS = ['model', 'driver', 'system', 'sessionsDir', 'maxStopContinuations', 'modelRetry', 'fsync', 'maxToolOutputBytes']
   const validation = { config_write_error_code: 'configValidationError' }
 
   it('reads the settings file of the harness home: every known key, null until set; no file is version sha256 of {}', async () => {
@@ -227,7 +227,7 @@ describe('config/read, config/value/write, config/batchWrite', () => {
     const { client, home } = await start()
     await client.request('config/value/write', { keyPath: 'fsync', value: 'never', mergeStrategy: 'replace' })
     const before = readFileSync(join(home, 'config.json'), 'utf8')
-    const known = '`model`, `driver`, `system`, `sessionsDir`, `maxStopContinuations`, `modelRetry`, `fsync`'
+    const known = '`model`, `driver`, `system`, `sessionsDir`, `maxStopContinuations`, `modelRetry`, `fsync`, `maxToolOutputBytes`'
     await expect(
       client.request('config/value/write', { keyPath: 'approval_policy', value: 'never', mergeStrategy: 'replace' }),
     ).rejects.toEqual(
@@ -313,7 +313,7 @@ describe('config/read, config/value/write, config/batchWrite', () => {
     const file = join(home, 'config.json')
     mkdirSync(home, { recursive: true })
     writeFileSync(file, '{"model": "scripted:a.yaml", "plugins": []}')
-    const unknown = `Invalid configuration in ${file}: unknown field \`plugins\`, expected one of \`model\`, \`driver\`, \`system\`, \`sessionsDir\`, \`maxStopContinuations\`, \`modelRetry\`, \`fsync\`\nin \`plugins\`\n`
+    const unknown = `Invalid configuration in ${file}: unknown field \`plugins\`, expected one of \`model\`, \`driver\`, \`system\`, \`sessionsDir\`, \`maxStopContinuations\`, \`modelRetry\`, \`fsync\`, \`maxToolOutputBytes\`\nin \`plugins\`\n`
     await expect(client.request('config/read', {})).rejects.toEqual(
       error(-32600, unknown, { config_write_error_code: 'configValidationError' }),
     )

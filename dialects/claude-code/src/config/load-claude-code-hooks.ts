@@ -33,6 +33,12 @@ export interface LoadClaudeCodeHooksOptions {
   settingSources?: readonly SettingSourceName[]
   /** Default: process.env. */
   env?: NodeJS.ProcessEnv
+  /**
+   * Let other sources add entries to an `allowedHttpHookUrls` or `httpHookAllowedEnvVars` list that managed settings
+   * set, as Claude Code 2.1.332 does (it concatenates them). Default false: a list managed settings set is the whole
+   * list, so a project cannot allow itself a URL or an environment variable the administrator did not.
+   */
+  widenManagedAllowLists?: boolean
 }
 
 interface HooksDocument extends SettingsDocument {
@@ -44,7 +50,8 @@ interface HooksDocument extends SettingsDocument {
  * concatenated in load order (managed, `--settings`, local, project, user, plugins; config order within a file), never
  * deduplicated (that happens per invocation). Each handler that will not run is in `dropped` with its reason: a
  * settings gate, an unknown or never-fired event, an unsupported type, a URL outside `allowedHttpHookUrls`. Never
- * throws on bad configuration: problems are `warnings`, and an unusable file has its `error` in `sources`.
+ * throws on bad configuration: problems are `warnings`, and an unusable file has its `error` in `sources`. A managed
+ * file that exists but cannot be used fails closed: only managed hooks run (see `settingsGateReason`).
  */
 export function loadClaudeCodeHooks(options: LoadClaudeCodeHooksOptions): LoadedClaudeCodeHooks {
   const env = options.env ?? process.env
@@ -64,7 +71,7 @@ export function loadClaudeCodeHooks(options: LoadClaudeCodeHooksOptions): Loaded
     warnings,
   )
   const pluginDocuments = (options.plugins ?? []).map((dir) => readPluginHooks(resolve(projectDir, dir), configDir, warnings))
-  const policy = resolveHookPolicySettings(settingsDocuments, warnings)
+  const policy = resolveHookPolicySettings(settingsDocuments, { widenManagedAllowLists: options.widenManagedAllowLists ?? false }, warnings)
 
   const documents: HooksDocument[] = [...settingsDocuments, ...pluginDocuments]
   const handlers: ClaudeHandler[] = []

@@ -18,17 +18,26 @@ export function defaultManagedSettingsPath(platform: NodeJS.Platform = process.p
  * applied after the base file (the systemd convention the docs name).
  */
 export function managedDropInPaths(managedSettingsPath: string, warnings: string[]): string[] {
+  const listing = listManagedDropIns(managedSettingsPath)
+  if ('error' in listing) warnings.push(`${listing.dir}: ${listing.error}`)
+  return 'error' in listing ? [] : listing.paths
+}
+
+/** The drop-ins, or why `managed-settings.d/` exists but cannot be listed (absent, or not a folder, is no error). */
+export function listManagedDropIns(managedSettingsPath: string): { paths: string[] } | { dir: string; error: string } {
   const dir = join(dirname(managedSettingsPath), 'managed-settings.d')
   let names: string[]
   try {
     names = readdirSync(dir)
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') warnings.push(`${dir}: cannot list: ${(err as Error).message}`)
-    return []
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { paths: [] }
+    return { dir, error: `cannot list: ${(err as Error).message}` }
   }
-  return names
-    .filter((name) => name.endsWith('.json') && !name.startsWith('.'))
-    .sort()
-    .map((name) => join(dir, name))
+  return {
+    paths: names
+      .filter((name) => name.endsWith('.json') && !name.startsWith('.'))
+      .sort()
+      .map((name) => join(dir, name)),
+  }
 }

@@ -1,6 +1,7 @@
 import type { ClaudeHookSource, SettingsSourceReport } from '../types.js'
 import type { JsonObject } from './json-value.js'
 import { type JsonObjectRead, parseJsonObjectText, readJsonObjectFile } from './read-json-file.js'
+import { unusableManagedWarning } from './unusable-managed-settings.js'
 
 /** One settings-shaped source as loaded: what the report says about it, and its top-level object when usable. */
 export interface SettingsDocument {
@@ -25,9 +26,16 @@ export function failSettingsDocument(document: SettingsDocument, error: string, 
   warnings.push(`${document.report.path}: ${error}; its hooks are skipped`)
 }
 
+/** A managed file or folder that exists but cannot be read: its policy is unknown, which fails closed (see `settingsGateReason`). */
+export function unusableManagedDocument(path: string, error: string, warnings: string[]): SettingsDocument {
+  warnings.push(unusableManagedWarning(path, error))
+  return { report: { source: 'managed', path, found: true, error }, content: undefined }
+}
+
 function settingsDocument(source: ClaudeHookSource, path: string, read: JsonObjectRead, warnings: string[]): SettingsDocument {
   if (!read.found) return { report: { source, path, found: false }, content: undefined }
   if ('error' in read) {
+    if (source === 'managed') return unusableManagedDocument(path, read.error, warnings)
     const document: SettingsDocument = { report: { source, path, found: true }, content: undefined }
     failSettingsDocument(document, read.error, warnings)
     return document

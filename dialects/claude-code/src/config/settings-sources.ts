@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path'
-import { managedDropInPaths } from './managed-settings-path.js'
-import { parseSettingsText, readSettingsFile, type SettingsDocument } from './settings-document.js'
+import { listManagedDropIns } from './managed-settings-path.js'
+import { parseSettingsText, readSettingsFile, type SettingsDocument, unusableManagedDocument } from './settings-document.js'
 
 /** The sources Claude Code's `--setting-sources` chooses among; managed and `--settings` are always read. */
 export type SettingSourceName = 'user' | 'project' | 'local'
@@ -26,7 +26,9 @@ export function readSettingsSources(plan: SettingsSourcePlan, warnings: string[]
   const documents: SettingsDocument[] = []
   if (plan.managedSettingsPath !== false) {
     documents.push(readSettingsFile('managed', plan.managedSettingsPath, warnings))
-    for (const path of managedDropInPaths(plan.managedSettingsPath, warnings)) documents.push(readSettingsFile('managed', path, warnings))
+    const dropIns = listManagedDropIns(plan.managedSettingsPath)
+    if ('error' in dropIns) documents.push(unusableManagedDocument(dropIns.dir, dropIns.error, warnings))
+    else for (const path of dropIns.paths) documents.push(readSettingsFile('managed', path, warnings))
   }
   plan.settings.forEach((value, index) => {
     documents.push(readFlagSettings(value, index + 1, plan.projectDir, warnings))

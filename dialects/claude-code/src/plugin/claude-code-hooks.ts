@@ -1,4 +1,10 @@
-import { definePlugin, denyWithoutApprover, type Plugin } from '@harness-kernel/kernel'
+import {
+  checkShellEnvironmentPolicy,
+  definePlugin,
+  denyWithoutApprover,
+  environmentPolicyRunner,
+  type Plugin,
+} from '@harness-kernel/kernel'
 import { defaultClaudeConfigDir, loadClaudeCodeHooks } from '../config/index.js'
 import {
   DEFAULT_ENV_FILE_DIR,
@@ -11,6 +17,7 @@ import { PLUGIN_NAME } from '../render/hook-text.js'
 import type { ClaudeRenderer } from '../render/renderer.js'
 import { openTranscript, tapTranscript } from '../transcript/session-transcript.js'
 import { runSessionStart, tapLifecycleEvents } from './lifecycle-taps.js'
+import { managedPolicyRefusal, tapManagedPolicyRefusal } from './managed-policy-refusal.js'
 import { tapObserverEvents } from './observer-taps.js'
 import type { ClaudeCodeHooksOptions } from './options.js'
 import { tapPromptEvents } from './prompt-taps.js'
@@ -26,6 +33,8 @@ import { tapToolEvents } from './tool-taps.js'
  */
 export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
   const env = options.env ?? process.env
+  const { hookEnvironment } = options
+  if (hookEnvironment !== undefined) checkShellEnvironmentPolicy(hookEnvironment, 'claudeCodeHooks: hookEnvironment')
   const claudeTranscript = options.transcript === 'claude-code'
   return definePlugin({
     name: PLUGIN_NAME,
@@ -33,7 +42,10 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
       // A driver that brings its own model (Claude Code) leaves the kernel without one: prompt handlers then say so.
       const model = () => (kernel.resolve('driver').capabilities.model === 'kernel' ? kernel.resolve('model') : undefined)
       const ctx: TapContext = {
-        processRunner: kernel.resolve('processRunner'),
+        runner:
+          hookEnvironment === undefined
+            ? (session) => session.processRunner
+            : (session) => environmentPolicyRunner(session.processRunner, hookEnvironment, 'claudeCodeHooks: hookEnvironment'),
         model,
         permissionMode: options.permissionMode ?? 'bypassPermissions',
         effort: options.effort,
@@ -64,10 +76,15 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
           ...(options.settings === undefined ? {} : { settings: options.settings }),
           ...(options.plugins === undefined ? {} : { plugins: options.plugins }),
           ...(options.settingSources === undefined ? {} : { settingSources: options.settingSources }),
+          ...(options.widenManagedAllowLists === undefined ? {} : { widenManagedAllowLists: options.widenManagedAllowLists }),
         })
         for (const warning of loaded.warnings) session.notice('warning', warning, PLUGIN_NAME)
         const state = new ClaudeSessionState(loaded, (text) => session.notice('warning', text, PLUGIN_NAME))
         ctx.states.set(session, state)
+        if ((options.managedPolicyFailure ?? 'refuse') === 'refuse') {
+          state.refusal = managedPolicyRefusal(loaded)
+          if (state.refusal !== undefined) session.notice('error', state.refusal, PLUGIN_NAME)
+        }
         if (claudeTranscript) {
           const place = { transcriptDir: options.transcriptDir, configDir: options.configDir ?? defaultClaudeConfigDir(env) }
           state.transcript = openTranscript(ctx, session, state, place, payload.source)
@@ -77,6 +94,7 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
 
       // First on `session/event`: a line is on disk before an observer hook (MessageDisplay) starts.
       if (claudeTranscript) tapTranscript(kernel, ctx)
+      tapManagedPolicyRefusal(kernel, ctx)
       tapPromptEvents(kernel, ctx)
       tapToolEvents(kernel, ctx)
       tapStopEvents(kernel, ctx)

@@ -46,13 +46,13 @@ export function tapLifecycleEvents(kernel: KernelApi, ctx: TapContext): void {
     for (const block of gate.blocks) session.notice('warning', `SubagentStart hook error: ${block.reason}`, PLUGIN_NAME)
   })
 
-  kernel.hooks.preCompact.tapPromise(PLUGIN_NAME, async (decision, { session, trigger, turn, signal }) => {
+  kernel.hooks.preCompact.tapPromise(PLUGIN_NAME, async (decision, { session, trigger, turn, signal, instructions }) => {
     const gate = mergeGate(
       await runFor(ctx, session, {
         event: 'PreCompact',
         turnId: turn?.id,
         subject: trigger,
-        fields: { trigger, custom_instructions: null },
+        fields: { trigger, custom_instructions: instructions ?? null },
         signal,
       }),
     )
@@ -61,8 +61,14 @@ export function tapLifecycleEvents(kernel: KernelApi, ctx: TapContext): void {
     return decision
   })
 
-  kernel.hooks.postCompact.tapPromise(PLUGIN_NAME, async ({ session, trigger, turn, signal }) => {
-    await runFor(ctx, session, { event: 'PostCompact', turnId: turn?.id, subject: trigger, fields: { trigger }, signal })
+  kernel.hooks.postCompact.tapPromise(PLUGIN_NAME, async ({ session, trigger, turn, signal, summary }) => {
+    await runFor(ctx, session, {
+      event: 'PostCompact',
+      turnId: turn?.id,
+      subject: trigger,
+      fields: { trigger, ...(summary === undefined ? {} : { compact_summary: summary }) },
+      signal,
+    })
   })
 }
 

@@ -1,3 +1,4 @@
+import type { ShellEnvironmentPolicy } from '@harness-kernel/kernel'
 import type { PermissionMode } from '../io/payload.js'
 import type { ClaudeRenderer } from '../render/renderer.js'
 
@@ -14,6 +15,25 @@ export interface ClaudeCodeHooksOptions {
   plugins?: readonly string[]
   /** Which of the user, project and local files to read. Default all three. */
   settingSources?: readonly ('user' | 'project' | 'local')[]
+  /**
+   * Let other sources add entries to an `allowedHttpHookUrls` or `httpHookAllowedEnvVars` list that managed settings
+   * set, as Claude Code does. Default false: a list managed settings set is the whole list.
+   */
+  widenManagedAllowLists?: boolean
+  /**
+   * A managed settings file or drop-in that exists but cannot be read or parsed. `refuse` (default), as Claude Code
+   * refuses to start with one: every turn halts with an error naming the file, until it is fixed or removed (the
+   * session reads settings when it starts). `managed-hooks-only`: turns run, with only the hooks of the usable managed
+   * files. Either way no other hook runs.
+   */
+  managedPolicyFailure?: 'refuse' | 'managed-hooks-only'
+  /**
+   * Opt-in: filter what command hooks inherit from the kernel's environment with the shell tool's policy (Codex's
+   * `shell_environment_policy` semantics; e.g. `{}` drops every `*KEY*`, `*SECRET*` and `*TOKEN*` variable). Claude
+   * Code itself passes hooks its whole environment, which is the default here too. `CLAUDE_PROJECT_DIR` and the other
+   * variables the dialect sets stay.
+   */
+  hookEnvironment?: ShellEnvironmentPolicy
   /**
    * How hook texts reach the model. `auto` (default): `system` when the model provider declares
    * `capabilities.systemMessagesInConversation`, otherwise `classic`. `classic`: `<system-reminder>` blocks in user

@@ -14,7 +14,8 @@ export const DIALECT = 'claude-code'
 
 /** What every event run needs from the plugin. */
 export interface DialectContext {
-  processRunner: ProcessRunner
+  /** Wraps a session's runner for command hooks (the `hookEnvironment` policy), or leaves it as it is. */
+  runner: (session: Session) => ProcessRunner
   model: () => ModelProvider | undefined
   permissionMode: PermissionMode
   effort: string | undefined
@@ -82,7 +83,7 @@ export async function runClaudeEvent(ctx: DialectContext, occurrence: EventOccur
     timeoutMs: timeoutMs(ctx, handler, occurrence.budgetMs),
     ...(signal === undefined ? {} : { signal }),
   })
-  const services = { processRunner: ctx.processRunner, model: ctx.model() }
+  const services = { processRunner: ctx.runner(session), model: ctx.model() }
   const background = handlers.filter((handler) => handler.type === 'command' && handler.async)
   for (const handler of background) {
     state.track(

@@ -7,6 +7,8 @@ import { HandlerSelector } from './handler-selector.js'
 /** What the dialect keeps per kernel session. */
 export class ClaudeSessionState {
   readonly loaded: LoadedClaudeCodeHooks
+  /** Set when the managed policy is unusable and `managedPolicyFailure` is `refuse`: every turn halts with it. */
+  refusal: string | undefined = undefined
   readonly selector: HandlerSelector
   /** The current turn's `prompt_id`; undefined before the first prompt. */
   promptId: string | undefined

@@ -1,5 +1,5 @@
 import { JsonFileTrustStore, type TrustStore } from '@harness-kernel/hook-protocol'
-import { definePlugin, type Plugin } from '@harness-kernel/kernel'
+import { checkShellEnvironmentPolicy, definePlugin, environmentPolicyRunner, type Plugin } from '@harness-kernel/kernel'
 import { resolveCodexHome } from '../config/codex-home.js'
 import { loadCodexHooks } from '../config/load-codex-hooks.js'
 import { defaultHarnessTrustPath, projectTrustCommand, untrustedProjectNotice } from '../trust/index.js'
@@ -18,6 +18,8 @@ import { tapToolEvents } from './tool-taps.js'
  * interception points, with Codex's payloads, concurrency, output semantics and model-visible texts.
  */
 export function codexHooks(options: CodexHooksOptions = {}): Plugin {
+  const { hookEnvironment } = options
+  if (hookEnvironment !== undefined) checkShellEnvironmentPolicy(hookEnvironment, 'codexHooks: hookEnvironment')
   return definePlugin({
     name: PLUGIN_NAME,
     setup(kernel) {
@@ -27,7 +29,10 @@ export function codexHooks(options: CodexHooksOptions = {}): Plugin {
           : (options.trustStore ?? new JsonFileTrustStore(defaultHarnessTrustPath(process.env), 'codex'))
       const bypassTrust = options.trust === 'all'
       const ctx: TapContext = {
-        processRunner: kernel.resolve('processRunner'),
+        runner:
+          hookEnvironment === undefined
+            ? (session) => session.processRunner
+            : (session) => environmentPolicyRunner(session.processRunner, hookEnvironment, 'codexHooks: hookEnvironment'),
         shell: options.shell ?? '/bin/bash',
         permissionMode: options.permissionMode ?? 'bypassPermissions',
         tools: kernel.resolve('tools'),

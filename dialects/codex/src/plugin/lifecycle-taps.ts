@@ -18,17 +18,30 @@ export function tapLifecycleEvents(kernel: KernelApi, ctx: TapContext): void {
     await runFor(ctx, session, { event: 'Interrupt', turnId: turn?.id, fields: {} })
   })
 
-  // Codex compacts inside a turn (a manual compaction is a turn of its own), so its payloads always carry one.
-  const compactionTurn = (turn: { id: string } | undefined) => turn?.id ?? randomUUID()
+  // Codex compacts inside a turn (a manual compaction is a turn of its own), so its payloads always carry one: a
+  // compaction outside a kernel turn gets an id at PreCompact that its PostCompact shares.
+  const manualTurns = new WeakMap<object, string>()
+  const compactionTurn = (session: object, turn: { id: string } | undefined, starting: boolean) => {
+    if (turn) return turn.id
+    const id = (!starting && manualTurns.get(session)) || randomUUID()
+    manualTurns.set(session, id)
+    return id
+  }
 
   kernel.hooks.preCompact.tapPromise(PLUGIN_NAME, async (decision, { session, trigger, turn, signal }) => {
-    const turnId = compactionTurn(turn)
+    const turnId = compactionTurn(session, turn, true)
     const gate = mergeGate(await runFor(ctx, session, { event: 'PreCompact', turnId, subjects: [trigger], fields: { trigger }, signal }))
     return gate.stopped ? { kind: 'halt', reason: gate.stopReason ?? 'a PreCompact hook skipped the compaction' } : decision
   })
 
   kernel.hooks.postCompact.tapPromise(PLUGIN_NAME, async ({ session, trigger, turn, signal }) => {
-    await runFor(ctx, session, { event: 'PostCompact', turnId: compactionTurn(turn), subjects: [trigger], fields: { trigger }, signal })
+    await runFor(ctx, session, {
+      event: 'PostCompact',
+      turnId: compactionTurn(session, turn, false),
+      subjects: [trigger],
+      fields: { trigger },
+      signal,
+    })
   })
 
   kernel.hooks.subagentStart.tapPromise(PLUGIN_NAME, async ({ session, turn, agent, signal }) => {

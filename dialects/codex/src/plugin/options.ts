@@ -1,4 +1,5 @@
 import type { TrustStore } from '@harness-kernel/hook-protocol'
+import type { ShellEnvironmentPolicy } from '@harness-kernel/kernel'
 
 export interface CodexHooksOptions {
   /** Codex's home (user hooks.json, config.toml, trust state). Default `$CODEX_HOME`, else `~/.codex`. */
@@ -25,6 +26,12 @@ export interface CodexHooksOptions {
   tmpDir?: string
   /** The shell hooks run with. Default `/bin/bash`, as Codex. */
   shell?: string
+  /**
+   * Opt-in: filter what hook commands inherit from the kernel's environment with the shell tool's policy (Codex's
+   * `shell_environment_policy` semantics; e.g. `{}` drops every `*KEY*`, `*SECRET*` and `*TOKEN*` variable). Codex
+   * itself passes hooks its whole environment, which is the default here too. The hook's own variables stay.
+   */
+  hookEnvironment?: ShellEnvironmentPolicy
   /**
    * Where PreToolUse/PostToolUse contexts sit in model requests. `codex` (default): between the tool call and its
    * result, as Codex sends them. `kernel`: after the step's results, as the log records them (for providers whose

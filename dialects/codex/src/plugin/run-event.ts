@@ -18,7 +18,8 @@ export const DIALECT = 'codex'
 export const PLUGIN_NAME = 'codex-hooks'
 
 export interface DialectContext {
-  processRunner: ProcessRunner
+  /** Wraps a session's runner for hook commands (the `hookEnvironment` policy), or leaves it as it is. */
+  runner: (session: Session) => ProcessRunner
   shell: string
   permissionMode: 'default' | 'bypassPermissions'
 }
@@ -67,7 +68,7 @@ export async function runCodexEvent(ctx: DialectContext, occurrence: EventOccurr
     ...(signal === undefined ? {} : { signal }),
   })
   for (const handler of handlers.filter((candidate) => candidate.async)) {
-    void runHookCommand(ctx.processRunner, spec(handler, state.asyncRuns.signal)).then((result) => {
+    void runHookCommand(ctx.runner(session), spec(handler, state.asyncRuns.signal)).then((result) => {
       if (state.asyncRuns.signal.aborted) return
       const outcome = settle(occurrence, handler, result, 'async')
       state.asyncContexts.push(...outcome.contexts)
@@ -75,7 +76,7 @@ export async function runCodexEvent(ctx: DialectContext, occurrence: EventOccurr
   }
   const sync = handlers.filter((handler) => !handler.async)
   const results = await runHookCommands(
-    ctx.processRunner,
+    ctx.runner(session),
     sync.map((handler) => spec(handler, occurrence.signal)),
   )
   return sync.map((handler, index) => {

@@ -5,7 +5,16 @@ import { expectedOneOf } from './method-params.js'
  * `plugins`; `driver` by name), with the same meaning (the CLI's `HarnessConfig`). Keep in step with
  * `cli/src/config/validate-config.ts`; `cli/test/settings-file.test.ts` checks that both know the same keys.
  */
-export const SETTINGS_KEYS = ['model', 'driver', 'system', 'sessionsDir', 'maxStopContinuations', 'modelRetry', 'fsync'] as const
+export const SETTINGS_KEYS = [
+  'model',
+  'driver',
+  'system',
+  'sessionsDir',
+  'maxStopContinuations',
+  'modelRetry',
+  'fsync',
+  'maxToolOutputBytes',
+] as const
 export type SettingsKey = (typeof SETTINGS_KEYS)[number]
 
 /** A JSON object of settings, as the file holds it. */
@@ -34,6 +43,7 @@ const checks: Record<SettingsKey, Check> = {
     maxRetryAfterMs: numberAtLeast(0),
   }),
   fsync: oneOf(['steering', 'always', 'never']),
+  maxToolOutputBytes: integerAtLeast(1),
 }
 
 /** The first problem of a whole settings object, or undefined when every key is known and every value fits. */

@@ -1,6 +1,7 @@
 /**
- * Which environment variables reach the processes the `shell` tool starts: Codex's `shell_environment_policy`, with
- * its field names in camelCase and its steps in its order (inherit → default excludes → exclude → set → includeOnly).
+ * Which environment variables reach the processes the `shell` tool (and, opted in, hook commands) start: Codex's
+ * `shell_environment_policy`, with its field names in camelCase and its steps in its order (inherit → default excludes
+ * → exclude → set → includeOnly).
  */
 export interface ShellEnvironmentPolicy {
   /** The starting set: every variable of the kernel's process, only {@link CORE_ENV_VARS}, or none. Default `'all'`. */

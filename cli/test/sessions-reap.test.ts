@@ -1,0 +1,84 @@
+import type { ChildProcess } from 'node:child_process'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { describe, expect, it } from 'vitest'
+import { harness, project, readEvents, sessionsIn } from './support.js'
+
+/** Pids of live (not zombie) processes whose command line starts with `marker`. */
+function withMarker(marker: string): number[] {
+  const found: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').startsWith(marker)) found.push(Number(entry))
+    } catch {
+      // exited while listed
+    }
+  }
+  return found
+}
+
+/** `harness run` whose model has the shell tool start two marked sleeps; SIGKILLed once both run. */
+async function crashedRun(cwd: string, marker: string): Promise<void> {
+  let child: ChildProcess | undefined
+  const run = harness(['run', 'start the sleeps', '--model', 'scripted:script.yaml'], {
+    cwd,
+    onSpawn: (spawned) => {
+      child = spawned
+    },
+  })
+  while (withMarker(marker).length < 2) await new Promise((resolve) => setTimeout(resolve, 10))
+  child?.kill('SIGKILL')
+  expect((await run).signal).toBe('SIGKILL')
+}
+
+describe.skipIf(process.platform !== 'linux')('harness sessions reap', () => {
+  it("kills the shell tool's processes a SIGKILLed `harness run` left, and only once", async () => {
+    const marker = `hk-cli-reap-${process.pid}`
+    const command = `(exec -a ${marker}-background sleep 300) & exec -a ${marker}-leader sleep 300`
+    const cwd = project({
+      'script.yaml': `steps:\n  - tool_calls:\n      - name: shell\n        input: { command: ${JSON.stringify(command)} }\n  - text: done\n`,
+    })
+    try {
+      await crashedRun(cwd, marker)
+      expect(withMarker(marker)).toHaveLength(2)
+
+      const reaped = await harness(['sessions', 'reap'], { cwd })
+      expect(reaped.stderr).toBe('')
+      expect(reaped.code).toBe(0)
+      const [id] = sessionsIn(`${cwd}/.harness/sessions`)
+      expect(reaped.stdout).toMatch(
+        new RegExp(
+          `^${id}: killed process group \\d+ \\(\`\\(exec -a ${marker}-background sleep 300\\) & exec -a ${marker}-leader sleep 300\`, started .*\\): 2 processes \\(pid \\d+, \\d+\\)\\n$`,
+        ),
+      )
+      expect(withMarker(marker)).toEqual([])
+
+      const again = await harness(['sessions', 'reap', '--json'], { cwd })
+      expect(JSON.parse(again.stdout)).toEqual([])
+      // The session resumes without a notice: nothing is left for it to reap.
+      const log = readEvents(`${cwd}/.harness/sessions/${id}.jsonl`)
+      expect(log.some((event) => event.type === 'notice' && event.text.includes('left processes running'))).toBe(false)
+    } finally {
+      for (const pid of withMarker(marker)) process.kill(pid, 'SIGKILL')
+    }
+  })
+
+  it('says so when nothing is left, and names the holder of a session open elsewhere', async () => {
+    const cwd = project({ 'short.yaml': '- text: short answer\n' })
+    expect((await harness(['run', 'hi', '--model', 'scripted:short.yaml'], { cwd })).code).toBe(0)
+    const nothing = await harness(['sessions', 'reap'], { cwd })
+    expect(nothing.stdout).toBe(`nothing left running by a crashed kernel in ${cwd}/.harness/sessions\n`)
+
+    const [id] = sessionsIn(`${cwd}/.harness/sessions`)
+    const holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() }
+    writeFileSync(`${cwd}/.harness/sessions/${id}.lock`, `${JSON.stringify(holder)}\n`)
+    const held = await harness(['sessions', 'reap', id!], { cwd })
+    expect(held.code).toBe(0)
+    expect(held.stdout).toContain(`${id}: not reaped: session ${id} is open in another process (pid ${process.pid} on ${holder.host}`)
+    // Listing every session skips one a live process holds without a word.
+    expect((await harness(['sessions', 'reap'], { cwd })).stdout).toBe(nothing.stdout)
+  })
+})

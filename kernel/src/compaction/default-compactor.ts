@@ -1,0 +1,77 @@
+import { type Message, userMessage } from '../messages.js'
+import type { ModelRequest } from '../model.js'
+import type { Compactor, SummarizeInput } from './compactor.js'
+import { COMPACTION_PROMPT } from './summary-prompt.js'
+
+export interface CompactorOptions {
+  /** The model's context window, tokens. Default 200,000. */
+  contextWindow?: number
+  /** Compact before a request whose estimated size passes this share of the window. Default 0.8. */
+  threshold?: number
+  /** At most this many tokens of the conversation's end are kept after the summary. Default 10% of the window. */
+  keepTokens?: number
+  /** Replaces `COMPACTION_PROMPT`. */
+  prompt?: string
+}
+
+/** Characters per token for estimates: providers' tokenizers average about 4 for English and code. */
+const CHARS_PER_TOKEN = 4
+
+/**
+ * The kernel's compactor: a request's size is estimated from the last recorded usage (a response's input and output
+ * tokens) plus what was added after it at 4 characters a token; the summary is the session's model's answer to
+ * `COMPACTION_PROMPT`; the kept end starts at the last user message, when it fits `keepTokens`.
+ */
+export function defaultCompactor(options: CompactorOptions = {}): Compactor {
+  const contextWindow = options.contextWindow ?? 200_000
+  const threshold = options.threshold ?? 0.8
+  const keepTokens = options.keepTokens ?? Math.floor(contextWindow / 10)
+  const prompt = options.prompt ?? COMPACTION_PROMPT
+  return {
+    shouldCompact: (request) => estimateTokens(request) > contextWindow * threshold,
+    async summarize(input: SummarizeInput) {
+      const ask = input.instructions ? `${prompt}\n\nThe user asks that the summary keep: ${input.instructions}` : prompt
+      const response = await input.sample({
+        ...(input.system === undefined ? {} : { system: input.system }),
+        messages: [...input.messages, userMessage(ask)],
+        tools: [...input.tools],
+      })
+      const summary = response.content
+        .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+        .join('\n')
+        .trim()
+      if (summary === '') throw new Error('the model wrote no summary')
+      return summary
+    },
+    keep(messages) {
+      const start = messages.findLastIndex((message) => message.role === 'user')
+      if (start <= 0) return 0
+      const tail = messages.slice(start)
+      return estimateMessagesTokens(tail) <= keepTokens ? tail.length : 0
+    },
+  }
+}
+
+/** The request's size in tokens: the last response's recorded usage, plus everything after it by characters. */
+export function estimateTokens(request: ModelRequest): number {
+  const { messages } = request
+  const last = messages.findLastIndex((message) => usageOf(message) !== undefined)
+  const fixed = (request.system?.length ?? 0) / CHARS_PER_TOKEN + JSON.stringify(request.tools).length / CHARS_PER_TOKEN
+  if (last < 0) return fixed + estimateMessagesTokens(messages)
+  const usage = usageOf(messages[last] as Message) as { inputTokens?: number; outputTokens?: number }
+  return (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) + estimateMessagesTokens(messages.slice(last + 1))
+}
+
+function estimateMessagesTokens(messages: readonly Message[]): number {
+  let chars = 0
+  for (const message of messages) {
+    for (const block of message.content) {
+      if (block.type === 'text') chars += block.text.length
+      else if (block.type === 'tool_result') chars += block.output.length
+      else chars += block.name.length + JSON.stringify(block.input ?? null).length
+    }
+  }
+  return chars / CHARS_PER_TOKEN
+}
+
+const usageOf = (message: Message) => (message.meta as { usage?: unknown } | undefined)?.usage

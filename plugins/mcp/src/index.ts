@@ -1,0 +1,6 @@
+export { callResultOutput } from './call-result.js'
+export { McpConnection, type McpConnectionOptions } from './mcp-connection.js'
+export { type McpOptions, mcp } from './mcp-plugin.js'
+export { mcpTool } from './mcp-tool.js'
+export * from './server-config.js'
+export { mcpToolName } from './tool-name.js'
