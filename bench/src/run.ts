@@ -12,6 +12,7 @@ import { codexDriverStepsBench } from './codex-driver-steps.bench.js'
 import { codexHookOverheadBench } from './codex-hook-overhead.bench.js'
 import { codexSteerBench } from './codex-steer.bench.js'
 import { codexRealBench } from './codex-vs-real.bench.js'
+import { compactionBench } from './compaction.bench.js'
 import { dispatchBench } from './dispatch.bench.js'
 import { dispatchBreakdownBench } from './dispatch-breakdown.bench.js'
 import { loopBench } from './loop.bench.js'
@@ -43,6 +44,7 @@ const BENCHES: Record<string, () => Promise<Section>> = {
   'codex-steer': () => codexSteerBench({ turns: 20, warmup: 2, deltas: 20, deltaMs: 10 }),
   'codex-driver-steps': () => codexDriverStepsBench({ calls: 10, reps: 8, execReps: 8 }),
   startup: () => startupBench({ runs: 15, warmup: 2 }),
+  compaction: () => compactionBench({ steps: 2000, outputChars: 2000, contextWindow: 50_000 }),
   'app-server': () => appServerBench({ steps: 2000, runs: 5, threadSteps: 500, threads: 8, concurrencyRuns: 4, warmupSteps: 300 }),
   reliability: () =>
     reliabilityBench({
@@ -69,6 +71,7 @@ const DEFAULT = [
   'claude-code-overhead',
   'claude-code-concurrency',
   'app-server',
+  'compaction',
   // Last: they load a driver into this process and run Claude Code or Codex beside it.
   'claude-code-steer',
   'codex-steer',
@@ -80,6 +83,7 @@ const ORDER = [
   'dispatch-breakdown',
   'loop',
   'session-log',
+  'compaction',
   'codex-overhead',
   'codex-concurrency',
   'codex-real',

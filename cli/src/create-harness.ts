@@ -19,6 +19,7 @@ import {
   isDriverObject,
   parseDriverName,
 } from './driver-spec.js'
+import { defaultMcpPlugin } from './mcp-setup.js'
 import { createModelPlugin, MODEL_USAGE, modelOptionsHelp } from './model-spec.js'
 
 export interface CreateHarnessOptions {
@@ -136,15 +137,17 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
     ? (model ?? (driverChoice === 'claude-code' ? env.ANTHROPIC_MODEL?.trim() || undefined : undefined))
     : undefined
   const codexDefaults = drivenModel === undefined ? {} : { model: drivenModel }
-  const codexPlugin =
-    options.codex === false ? undefined : codexHooks(defaultCodexHooksOptions(cwd, env, { ...codexDefaults, ...options.codex }))
-  const claudeCodePlugin =
-    options.claudeCode === false ? undefined : claudeCodeHooks(defaultClaudeCodeHooksOptions(cwd, env, options.claudeCode ?? {}))
+  const codexOptions = options.codex === false ? undefined : defaultCodexHooksOptions(cwd, env, { ...codexDefaults, ...options.codex })
+  const codexPlugin = codexOptions === undefined ? undefined : codexHooks(codexOptions)
+  const claudeCodeOptions = options.claudeCode === false ? undefined : defaultClaudeCodeHooksOptions(cwd, env, options.claudeCode ?? {})
+  const claudeCodePlugin = claudeCodeOptions === undefined ? undefined : claudeCodeHooks(claudeCodeOptions)
+  const mcpPlugin = defaultMcpPlugin(cwd, env, { codex: codexOptions, claudeCode: claudeCodeOptions })
   const defaults = [
     tools(),
     compaction(),
     ...(codexPlugin ? [codexPlugin] : []),
     ...(claudeCodePlugin ? [claudeCodePlugin] : []),
+    ...(mcpPlugin ? [mcpPlugin] : []),
     ...(modelPlugin ? [modelPlugin] : []),
   ]
 

@@ -127,13 +127,16 @@ describe('handler fields', () => {
     expect(loaded.warnings).toEqual([])
   })
 
-  it('ignores "if" on a non-tool event, with a warning', () => {
+  it('drops a handler with "if" on a non-tool event, as Claude Code never runs it, with a warning', () => {
     const s = sandbox()
     write(s.paths.project, hooksOn('Stop', [command('stop', { if: 'Bash(git *)' })]))
     const loaded = s.load()
-    expect(loaded.handlers).toMatchObject([{ command: 'stop', if: undefined }])
+    expect(loaded.handlers).toEqual([])
+    expect(loaded.dropped).toMatchObject([
+      { handler: { command: 'stop', if: 'Bash(git *)' }, reason: '"if" applies only to tool events; never run on Stop' },
+    ])
     expect(loaded.warnings).toEqual([
-      `${s.paths.project}: hooks.Stop[0].hooks[0]: "if" applies only to tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied); ignored on Stop`,
+      `${s.paths.project}: hooks.Stop[0].hooks[0]: "if" applies only to tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied); Claude Code never runs this handler on Stop, so neither does the dialect`,
     ])
   })
 

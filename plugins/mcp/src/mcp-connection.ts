@@ -1,9 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpServerConfig } from './server-config.js'
-import { GroupStdioTransport } from './stdio-transport.js'
 
 export interface McpConnectionOptions {
   name: string
@@ -27,11 +25,13 @@ interface Live {
  */
 export class McpConnection {
   readonly name: string
+  readonly config: McpServerConfig
   readonly #options: McpConnectionOptions
   #live: Promise<Live> | undefined
 
   constructor(options: McpConnectionOptions) {
     this.name = options.name
+    this.config = options.config
     this.#options = options
   }
 
@@ -86,6 +86,12 @@ export class McpConnection {
 
   async #connect(): Promise<Live> {
     const { config } = this.#options
+    // Loaded on first use: a harness with no MCP server, or none started yet, does not pay for the SDK at start-up.
+    const [{ Client }, { StreamableHTTPClientTransport }, { GroupStdioTransport }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+      import('./stdio-transport.js'),
+    ])
     const transport =
       config.type === 'http'
         ? new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } })

@@ -6,6 +6,8 @@ import { checkServerConfig, type McpServerConfig } from './server-config.js'
 export interface McpOptions {
   /** The servers, by name (the `<server>` of `mcp__<server>__<tool>`). */
   servers: Readonly<Record<string, McpServerConfig>>
+  /** Warnings from wherever the servers were read (a config file's problems), told to each session as it starts. */
+  notices?: readonly string[]
 }
 
 const PLUGIN_NAME = 'mcp'
@@ -28,6 +30,7 @@ export function mcp(options: McpOptions): Plugin {
       let started: Promise<string[]> | undefined
       kernel.hooks.sessionStart.tapPromise(PLUGIN_NAME, async ({ session }) => {
         started ??= startAll(kernel, connections)
+        for (const notice of options.notices ?? []) session.notice('warning', notice, PLUGIN_NAME)
         for (const failure of await started) session.notice('warning', failure, PLUGIN_NAME)
       })
       return async () => {
@@ -43,7 +46,12 @@ async function startAll(kernel: KernelApi, connections: readonly McpConnection[]
   await Promise.all(
     connections.map(async (connection) => {
       try {
-        for (const tool of await connection.listTools()) kernel.registerTool(mcpTool(connection, tool))
+        const { enabledTools, disabledTools } = connection.config
+        for (const tool of await connection.listTools()) {
+          if (enabledTools !== undefined && !enabledTools.includes(tool.name)) continue
+          if (disabledTools?.includes(tool.name)) continue
+          kernel.registerTool(mcpTool(connection, tool))
+        }
       } catch (error) {
         failures.push(`${(error as Error).message}; its tools are not available`)
       }

@@ -24,6 +24,10 @@ export interface McpServerCommon {
   startupTimeoutMs?: number
   /** How long one tool call may take. Default 60 s. */
   toolTimeoutMs?: number
+  /** Only these of the server's tools are registered (Codex's `enabled_tools`). Default: all. */
+  enabledTools?: readonly string[]
+  /** These of the server's tools are not registered (Codex's `disabled_tools`), applied after `enabledTools`. */
+  disabledTools?: readonly string[]
 }
 
 export type McpServerConfig = (McpStdioServer | McpHttpServer) & McpServerCommon
@@ -51,6 +55,11 @@ export function checkServerConfig(name: string, config: McpServerConfig): void {
       throw new TypeError(`${where}: args must be an array of strings`)
   } else {
     throw new TypeError(`${where}: type must be "stdio" or "http", got ${JSON.stringify((config as { type: unknown }).type)}`)
+  }
+  for (const field of ['enabledTools', 'disabledTools'] as const) {
+    const value = config[field]
+    if (value !== undefined && !(Array.isArray(value) && value.every((item) => typeof item === 'string')))
+      throw new TypeError(`${where}: ${field} must be an array of tool names`)
   }
   for (const field of ['startupTimeoutMs', 'toolTimeoutMs'] as const) {
     const value = config[field]

@@ -60,7 +60,19 @@ async function editFile(file: string, input: EditFileInput): Promise<ToolOutput>
   } catch (error) {
     return { output: describeFsError(error, file, 'edit'), isError: true }
   }
-  return { output: `Edited ${file}: replaced ${matches} ${matches === 1 ? 'occurrence' : 'occurrences'}`, isError: false }
+  return {
+    output: `Edited ${file}: replaced ${matches} ${matches === 1 ? 'occurrence' : 'occurrences'}`,
+    isError: false,
+    // For dialects that show the program's own result (Claude Code's Edit `tool_response` with its patch).
+    details: {
+      filePath: file,
+      oldString: input.old_string,
+      newString: input.new_string,
+      replaceAll: input.replace_all === true,
+      originalFile: text,
+      content: updated,
+    },
+  }
 }
 
 /** Non-overlapping occurrences, the same ones `split` replaces. */

@@ -46,10 +46,12 @@ async function readFile(file: string, offset: number, limit: number | undefined,
       return { output: `${file} looks like a binary file (it contains NUL bytes); read_file only reads text`, isError: true }
     if (slice.bytes.length === 0) {
       if (offset === 1) return { output: '[empty file]', isError: false }
-      return { output: `offset ${offset} is past the end of ${file} (${slice.linesInFile ?? 0} lines)`, isError: true }
+      return { output: `offset ${offset} is past the end of ${file} (${slice.linesInFile} lines)`, isError: true }
     }
-    if (slice.bytes.length <= maxBytes) return { output: decode(slice.bytes), isError: false }
-    return { output: capped(slice.bytes, offset, maxBytes), isError: false }
+    const output = slice.bytes.length <= maxBytes ? decode(slice.bytes) : capped(slice.bytes, offset, maxBytes)
+    // For dialects that show the program's own result (Claude Code's Read `tool_response`).
+    const details = { filePath: file, startLine: offset, linesInFile: slice.linesInFile, endsWithNewline: slice.endsWithNewline }
+    return { output, isError: false, details }
   } catch (error) {
     return { output: describeFsError(error, file, 'read'), isError: true }
   }

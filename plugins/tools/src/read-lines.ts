@@ -3,8 +3,10 @@ import { open } from 'node:fs/promises'
 export interface LineSlice {
   /** At most `maxBytes + 1` bytes of the requested lines, so a caller can tell the cap was hit. */
   bytes: Buffer
-  /** Lines in the file; known only when the read reached the end of the file. */
-  linesInFile: number | undefined
+  /** Lines in the file (a last line without a newline counts): the file is scanned to its end. */
+  linesInFile: number
+  /** Whether the file's last byte is a newline (an empty file: true). */
+  endsWithNewline: boolean
 }
 
 const CHUNK_BYTES = 64 * 1024
@@ -21,15 +23,15 @@ export async function readLines(file: string, firstLine: number, maxLines: numbe
     const lastLine = firstLine + maxLines - 1
     for (;;) {
       const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, null)
-      if (bytesRead === 0) return { bytes: Buffer.concat(parts, size), linesInFile: endsWithNewline ? line - 1 : line }
+      if (bytesRead === 0) return { bytes: Buffer.concat(parts, size), linesInFile: endsWithNewline ? line - 1 : line, endsWithNewline }
       const data = chunk.subarray(0, bytesRead)
       endsWithNewline = data[bytesRead - 1] === 0x0a
       let position = 0
       while (position < bytesRead) {
-        if (line > lastLine || size > maxBytes) return { bytes: Buffer.concat(parts, size), linesInFile: undefined }
         const newline = data.indexOf(0x0a, position)
         const end = newline === -1 ? bytesRead : newline + 1
-        if (line >= firstLine) {
+        // Past the slice (or the cap) lines are only counted.
+        if (line >= firstLine && line <= lastLine && size <= maxBytes) {
           const piece = data.subarray(position, Math.min(end, position + maxBytes + 1 - size))
           parts.push(Buffer.from(piece))
           size += piece.length

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { defineTool, type ToolDefinition } from '@harness-kernel/kernel'
 import { z } from 'zod'
@@ -23,13 +23,19 @@ export function writeFileTool(): ToolDefinition<WriteFileInput> {
     aliases: { codex: 'write_file', claudeCode: 'Write' },
     async execute(input, context) {
       const file = resolvePath(context.cwd, input.path)
+      // What was there, for dialects that show it (Claude Code's Write `tool_response`): null for a new file.
+      const originalFile = await readFile(file, 'utf8').catch(() => null)
       try {
         await mkdir(dirname(file), { recursive: true })
         await writeFile(file, input.content, 'utf8')
       } catch (error) {
         return { output: describeFsError(error, file, 'write'), isError: true }
       }
-      return { output: `Wrote ${Buffer.byteLength(input.content, 'utf8')} bytes to ${file}`, isError: false }
+      return {
+        output: `Wrote ${Buffer.byteLength(input.content, 'utf8')} bytes to ${file}`,
+        isError: false,
+        details: { filePath: file, content: input.content, originalFile },
+      }
     },
   })
 }

@@ -19,7 +19,18 @@ describe('edit_file tool', () => {
   it('replaces a unique string', async () => {
     const path = file('unique.ts', 'const a = 1\nconst b = 2\n')
     const result = await callTool(edit, { path: 'unique.ts', old_string: 'const b = 2', new_string: 'const b = 3' }, context)
-    expect(result).toEqual({ output: `Edited ${path}: replaced 1 occurrence`, isError: false })
+    expect(result).toEqual({
+      output: `Edited ${path}: replaced 1 occurrence`,
+      isError: false,
+      details: {
+        filePath: path,
+        oldString: 'const b = 2',
+        newString: 'const b = 3',
+        replaceAll: false,
+        originalFile: 'const a = 1\nconst b = 2\n',
+        content: 'const a = 1\nconst b = 3\n',
+      },
+    })
     expect(readFileSync(path, 'utf8')).toBe('const a = 1\nconst b = 3\n')
   })
 
@@ -48,7 +59,7 @@ describe('edit_file tool', () => {
   it('replaces every occurrence with replace_all', async () => {
     const path = file('replace-all.txt', 'x = 1\nx = 1\nx = 1\n')
     const result = await callTool(edit, { path, old_string: 'x = 1', new_string: 'x = 2', replace_all: true }, context)
-    expect(result).toEqual({ output: `Edited ${path}: replaced 3 occurrences`, isError: false })
+    expect(result).toMatchObject({ output: `Edited ${path}: replaced 3 occurrences`, isError: false, details: { replaceAll: true } })
     expect(readFileSync(path, 'utf8')).toBe('x = 2\nx = 2\nx = 2\n')
   })
 

@@ -18,12 +18,20 @@ function file(name: string, content: string | Uint8Array): string {
 describe('read_file tool', () => {
   it('returns the exact content, relative to the session cwd', async () => {
     file('plain.txt', 'héllo\nwörld')
-    expect(await callTool(read, { path: 'plain.txt' }, context)).toEqual({ output: 'héllo\nwörld', isError: false })
+    expect(await callTool(read, { path: 'plain.txt' }, context)).toEqual({
+      output: 'héllo\nwörld',
+      isError: false,
+      details: { filePath: join(dir.path, 'plain.txt'), startLine: 1, linesInFile: 2, endsWithNewline: false },
+    })
   })
 
   it('reads an absolute path', async () => {
     const path = file('absolute.txt', 'abc\n')
-    expect(await callTool(read, { path }, toolContext('/'))).toEqual({ output: 'abc\n', isError: false })
+    expect(await callTool(read, { path }, toolContext('/'))).toMatchObject({
+      output: 'abc\n',
+      isError: false,
+      details: { filePath: path, startLine: 1, linesInFile: 1, endsWithNewline: true },
+    })
   })
 
   it('returns a range of lines with offset and limit', async () => {
@@ -36,7 +44,10 @@ describe('read_file tool', () => {
   it('counts lines across read chunks', async () => {
     const lines = Array.from({ length: 50_000 }, (_, index) => `line ${index + 1}`)
     file('big.txt', `${lines.join('\n')}\n`)
-    expect((await callTool(read, { path: 'big.txt', offset: 40_000, limit: 2 }, context)).output).toBe('line 40000\nline 40001\n')
+    const slice = await callTool(read, { path: 'big.txt', offset: 40_000, limit: 2 }, context)
+    expect(slice.output).toBe('line 40000\nline 40001\n')
+    // The whole file is counted, past the slice.
+    expect(slice.details).toMatchObject({ startLine: 40_000, linesInFile: 50_000, endsWithNewline: true })
   })
 
   it('caps the output at whole lines and says where to continue', async () => {
@@ -45,6 +56,7 @@ describe('read_file tool', () => {
     expect(await callTool(small, { path: 'capped.txt' }, context)).toEqual({
       output: 'line1\nline2\n[output capped at 14 bytes: showed lines 1-2; continue with offset 3]',
       isError: false,
+      details: { filePath: join(dir.path, 'capped.txt'), startLine: 1, linesInFile: 3, endsWithNewline: true },
     })
     expect((await callTool(small, { path: 'capped.txt', offset: 3 }, context)).output).toBe('line3\n')
   })

@@ -13,7 +13,11 @@ describe('write_file tool', () => {
   it('creates parent directories and writes the content', async () => {
     const result = await callTool(write, { path: 'a/b/new.txt', content: 'héllo\n' }, context)
     const path = join(dir.path, 'a/b/new.txt')
-    expect(result).toEqual({ output: `Wrote 7 bytes to ${path}`, isError: false })
+    expect(result).toEqual({
+      output: `Wrote 7 bytes to ${path}`,
+      isError: false,
+      details: { filePath: path, content: 'héllo\n', originalFile: null },
+    })
     expect(readFileSync(path, 'utf8')).toBe('héllo\n')
   })
 

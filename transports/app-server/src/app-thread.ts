@@ -9,7 +9,7 @@ import { invalidRequest } from './rpc-errors.js'
 import { type QueuedSteer, type ThreadSteering, TRANSPORT } from './thread-steering.js'
 import type { TokenUsageMeter } from './token-usage.js'
 import { uuidv7 } from './uuid-v7.js'
-import { type AppServerMeta, commandItem, type WireTurn, wireTurnStatus } from './wire-items.js'
+import { type AppServerMeta, commandItem, stamped, type WireTurn, wireTurnStatus } from './wire-items.js'
 
 export type SteerOnTurnEnd = 'drop' | 'nextTurn'
 
@@ -152,6 +152,55 @@ export class AppThread {
     active.interruptReplies.push(reply)
     this.#commands.interrupting()
     this.session.interrupt('interrupted by the user')
+  }
+
+  /**
+   * `thread/compact/start`: the session's `compact()`, shown as Codex shows it, a turn of its own holding a
+   * `contextCompaction` item. It ends `completed`, `interrupted` when a PreCompact hook stopped it (as Codex's), or
+   * `failed` with the reason. A thread with a turn running is refused: the compaction would wait behind it.
+   */
+  compact(channel: HostChannel): void {
+    this.steering.channel = channel
+    if (this.busy) throw invalidRequest('a turn is running; compact the thread once it has ended')
+    const active: ActiveTurn = { id: uuidv7(), startedMs: Date.now(), interruptReplies: [], carried: true }
+    this.#active = active
+    this.channel?.notify('thread/status/changed', { threadId: this.id, status: { type: 'active', activeFlags: [] } })
+    this.channel?.notify('turn/started', { threadId: this.id, turn: this.#wireTurn(active, 'inProgress') })
+    const item = { type: 'contextCompaction', id: uuidv7() }
+    this.channel?.notify('item/started', {
+      item: stamped(item, active.startedMs, null),
+      threadId: this.id,
+      turnId: active.id,
+      startedAtMs: active.startedMs,
+    })
+    const ended = (status: WireTurn['status'], error: string | undefined) => {
+      const now = Date.now()
+      if (status === 'completed')
+        this.channel?.notify('item/completed', {
+          item: stamped(item, active.startedMs, now),
+          threadId: this.id,
+          turnId: active.id,
+          completedAtMs: now,
+        })
+      this.#active = undefined
+      this.channel?.notify('thread/status/changed', { threadId: this.id, status: { type: 'idle' } })
+      const turn: WireTurn = {
+        ...this.#wireTurn(active, status),
+        itemsView: 'summary',
+        error: error === undefined ? null : { message: error, codexErrorInfo: null, additionalDetails: null },
+        completedAt: seconds(now),
+        durationMs: now - active.startedMs,
+      }
+      this.channel?.notify('turn/completed', { threadId: this.id, turn })
+    }
+    this.session.compact().then(
+      (result) => {
+        if (result.status === 'compacted' || result.status === 'skipped') ended('completed', undefined)
+        else if (result.status === 'halted') ended('interrupted', undefined)
+        else ended('failed', result.error)
+      },
+      (error: unknown) => ended('failed', errorMessage(error)),
+    )
   }
 
   /** Interrupts whatever runs (host gone, shutdown). */

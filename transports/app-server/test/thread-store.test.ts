@@ -463,15 +463,38 @@ describe('thread/unsubscribe and thread/compact/start', () => {
     expect((await client.request<{ data: string[] }>('thread/loaded/list', {})).data).toEqual([thread.id])
   })
 
-  it('thread/compact/start: the kernel cannot compact yet', async () => {
-    const server = startServer([])
+  it('thread/compact/start: {} at once, then a turn of its own with a contextCompaction item; later requests start from the summary', async () => {
+    const server = startServer([{ text: 'first reply' }, { text: 'THE SUMMARY' }, { text: 'after' }])
     client = server.client
     await client.initialize()
     const { thread } = await client.startThread()
-    await expect(client.request('thread/compact/start', { threadId: thread.id })).rejects.toMatchObject({
-      code: -32601,
-      message: 'thread/compact/start is not supported: the kernel cannot compact a session yet',
-    })
+    const first = await client.startTurn(thread.id, 'go')
+    await client.turnCompleted(thread.id, first.turn.id)
+    const since = client.notifications.length
+    expect(await client.request('thread/compact/start', { threadId: thread.id })).toEqual({})
+    const started = (await client.waitFor('turn/started', () => true, { since })) as { turn: { id: string } }
+    const { turn } = await client.turnCompleted(thread.id, started.turn.id)
+    expect(turn).toMatchObject({ status: 'completed', error: null })
+    const shown = client.notifications
+      .slice(since)
+      .filter((entry) => entry.params.threadId === thread.id && entry.method !== 'thread/status/changed')
+      .map((entry) => [
+        entry.method,
+        (entry.params.item as { type?: string } | undefined)?.type ?? (entry.params.turn as { id?: string })?.id,
+      ])
+    expect(shown).toEqual([
+      ['turn/started', started.turn.id],
+      ['item/started', 'contextCompaction'],
+      ['item/completed', 'contextCompaction'],
+      ['turn/completed', started.turn.id],
+    ])
+    const next = await client.startTurn(thread.id, 'and now')
+    await client.turnCompleted(thread.id, next.turn.id)
+    const last = server.requests().at(-1)!
+    expect(last.request.messages.map((message) => message.content.map((block) => block.text ?? '').join(''))).toEqual([
+      'This session continues a conversation that was summarized to fit the context window. The summary:\n\nTHE SUMMARY',
+      'and now',
+    ])
     await expect(client.request('thread/compact/start', { threadId: MISSING })).rejects.toMatchObject({
       code: -32600,
       message: `thread not found: ${MISSING}`,

@@ -58,7 +58,7 @@ export function parseHandler(raw: unknown, site: HandlerSite, warnings: string[]
     event: site.event,
     matcher: site.matcher,
     timeoutSec: fields.positiveNumber('timeout'),
-    if: ifApplies ? ifRule : undefined,
+    if: ifRule,
     statusMessage: fields.string('statusMessage'),
     source: site.source,
     sourcePath: site.sourcePath,
@@ -80,7 +80,9 @@ export function parseHandler(raw: unknown, site: HandlerSite, warnings: string[]
     warnings.push(`${where}: unknown field(s) ${common.unknownFields.map((key) => JSON.stringify(key)).join(', ')} ignored`)
   }
   if (ifRule !== undefined && !ifApplies) {
-    warnings.push(`${where}: "if" applies only to tool events (${[...TOOL_EVENTS].join(', ')}); ignored on ${site.event}`)
+    warnings.push(
+      `${where}: "if" applies only to tool events (${[...TOOL_EVENTS].join(', ')}); Claude Code never runs this handler on ${site.event}, so neither does the dialect`,
+    )
   }
   if (type === 'command' && raw.asyncRewake === true) {
     warnings.push(`${where}: "asyncRewake" is not supported: the hook runs async and its exit code 2 does not wake the model`)

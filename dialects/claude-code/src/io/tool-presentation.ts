@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
 import type { ToolAliases, ToolOutput } from '@harness-kernel/kernel'
+import { fileToolResponse } from './file-tool-responses.js'
 
 /** A kernel tool call as Claude Code's hooks see it: the Claude name and input shape (claude-code-hooks.md §3). */
 export interface ClaudeToolView {
@@ -89,9 +90,11 @@ function absolute(path: string, cwd: string): string {
   return isAbsolute(path) ? path : resolve(cwd, path)
 }
 
-/** Bash's `tool_response` object [obs]; other tools give their output text. */
+/** Bash's and the file tools' `tool_response` objects [obs]; other tools give their output text. */
 export function toolResponse(toolName: string, result: ToolOutput): unknown {
   const details = result.details
+  const file = fileToolResponse(toolName, details, result.output)
+  if (file !== undefined) return file
   if (toolName === 'Bash' && typeof details?.stdout === 'string' && typeof details.stderr === 'string') {
     return {
       stdout: trimFinalNewlines(details.stdout),
@@ -110,11 +113,14 @@ export function wasInterrupted(result: ToolOutput): boolean {
   return signal !== null && signal !== undefined
 }
 
-/** PostToolUseFailure's `error`: a failed Bash call reads `Exit code <n>\n<stderr>` [obs]; other tools their output. */
+/**
+ * PostToolUseFailure's `error`: a failed Bash call reads `Exit code <n>\n<stdout>\n<stderr>` (Claude Code 2.1.332, `echo
+ * out; echo err >&2; exit 3` gave `Exit code 3\nout\nerr`, 1 run; empty streams are left out); other tools their output.
+ */
 export function toolFailureError(toolName: string, result: ToolOutput): string {
   const details = result.details
   if (toolName === 'Bash' && typeof details?.exitCode === 'number') {
-    const streams = [details.stderr, details.stdout].filter((text): text is string => typeof text === 'string' && text.trim() !== '')
+    const streams = [details.stdout, details.stderr].filter((text): text is string => typeof text === 'string' && text.trim() !== '')
     return [`Exit code ${details.exitCode}`, ...streams.map(trimFinalNewlines)].join('\n')
   }
   return result.output

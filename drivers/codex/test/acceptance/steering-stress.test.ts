@@ -46,17 +46,21 @@ describe('steering stress on the Codex driver', () => {
     // steer makes Codex drop the response in flight and sample again (observed), so each turn's burst ends.
     const statuses: string[] = []
     const timers: NodeJS.Timeout[] = []
+    // Which turns are interrupted is fixed, and each is interrupted while its first call is parked, so it ends
+    // `interrupted` whatever the machine's speed (a timer could fire after the turn, or in the next one).
+    const interrupted = new Set([2, 6, 10])
     for (let turn = 0; turn < 14; turn++) {
-      const pick = random()
+      const pick = interrupted.has(turn) ? 0 : random()
       const prompt =
         pick < 0.35
           ? `Turn ${turn} ${parkDirective(`${turn}a`)} ${parkDirective(`${turn}b`)}`
           : pick < 0.7
             ? `Turn ${turn} ${parkBatch(`${turn}a`, `${turn}b`)}`
             : `Turn ${turn} [[stream:6:40]]`
+      const firstCall = park.calls.length
       const running = session.run(prompt)
       for (let k = Math.floor(random() * 6); k > 0; k--) timers.push(setTimeout(steer, random() * 350))
-      if (random() < 0.3) timers.push(setTimeout(() => session.interrupt('stress interrupt'), 20 + random() * 200))
+      if (interrupted.has(turn)) void park.parked(firstCall).then(() => session.interrupt('stress interrupt'))
       statuses.push((await running).status)
       await session.idle()
     }
@@ -66,8 +70,8 @@ describe('steering stress on the Codex driver', () => {
     await session.idle()
 
     expect(receipts.length).toBeGreaterThan(15)
-    expect(statuses).toContain('completed')
-    expect(statuses).toContain('interrupted')
+    expect(statuses.filter((status) => status === 'interrupted')).toHaveLength(interrupted.size)
+    expect(statuses.filter((status) => status === 'completed')).toHaveLength(14 - interrupted.size)
     for (const entry of receipts) {
       expect(entry.settled, entry.text).toBe(1)
       expect(entry.outcome?.state, entry.text).toBe('recorded')
