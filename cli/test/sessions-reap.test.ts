@@ -1,24 +1,9 @@
 import type { ChildProcess } from 'node:child_process'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { describe, expect, it } from 'vitest'
+import { processesNamed } from '../../kernel/test/support/marked-processes.js'
 import { harness, project, readEvents, sessionsIn } from './support.js'
-
-/** Pids of live (not zombie) processes whose command line starts with `marker`. */
-function withMarker(marker: string): number[] {
-  const found: number[] = []
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').startsWith(marker)) found.push(Number(entry))
-    } catch {
-      // exited while listed
-    }
-  }
-  return found
-}
 
 /** `harness run` whose model has the shell tool start two marked sleeps; SIGKILLed once both run. */
 async function crashedRun(cwd: string, marker: string): Promise<void> {
@@ -29,7 +14,7 @@ async function crashedRun(cwd: string, marker: string): Promise<void> {
       child = spawned
     },
   })
-  while (withMarker(marker).length < 2) await new Promise((resolve) => setTimeout(resolve, 10))
+  while (processesNamed(marker).length < 2) await new Promise((resolve) => setTimeout(resolve, 10))
   child?.kill('SIGKILL')
   expect((await run).signal).toBe('SIGKILL')
 }
@@ -43,7 +28,7 @@ describe.skipIf(process.platform !== 'linux')('harness sessions reap', () => {
     })
     try {
       await crashedRun(cwd, marker)
-      expect(withMarker(marker)).toHaveLength(2)
+      expect(processesNamed(marker)).toHaveLength(2)
 
       const reaped = await harness(['sessions', 'reap'], { cwd })
       expect(reaped.stderr).toBe('')
@@ -54,7 +39,7 @@ describe.skipIf(process.platform !== 'linux')('harness sessions reap', () => {
           `^${id}: killed process group \\d+ \\(\`\\(exec -a ${marker}-background sleep 300\\) & exec -a ${marker}-leader sleep 300\`, started .*\\): 2 processes \\(pid \\d+, \\d+\\)\\n$`,
         ),
       )
-      expect(withMarker(marker)).toEqual([])
+      expect(processesNamed(marker)).toEqual([])
 
       const again = await harness(['sessions', 'reap', '--json'], { cwd })
       expect(JSON.parse(again.stdout)).toEqual([])
@@ -62,7 +47,7 @@ describe.skipIf(process.platform !== 'linux')('harness sessions reap', () => {
       const log = readEvents(`${cwd}/.harness/sessions/${id}.jsonl`)
       expect(log.some((event) => event.type === 'notice' && event.text.includes('left processes running'))).toBe(false)
     } finally {
-      for (const pid of withMarker(marker)) process.kill(pid, 'SIGKILL')
+      for (const pid of processesNamed(marker)) process.kill(pid, 'SIGKILL')
     }
   })
 

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createKernel, describeReap, ProcessLedger, reapProcessGroups, type SessionEvent } from '../src/index.js'
 import { modelPlugin, tempDir } from './helpers.js'
+import { processesNamed } from './support/marked-processes.js'
 
 // Children run the built kernel (`tsc -b` first), as the CLI and App Server tests run theirs.
 const kernelDist = pathToFileURL(fileURLToPath(new URL('../dist/index.js', import.meta.url))).href
@@ -61,26 +62,10 @@ afterEach(() => {
   }
 })
 
-/** Pids of live (not zombie) processes whose command line starts with `marker`. */
-function withMarker(marker: string): number[] {
-  const found: number[] = []
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').startsWith(marker)) found.push(Number(entry))
-    } catch {
-      // exited while listed
-    }
-  }
-  return found
-}
-
 /** Waits (by polling /proc, no deadline: the test's own timeout bounds it) until `count` marked processes run. */
 async function untilRunning(marker: string, count: number): Promise<number[]> {
   for (;;) {
-    const pids = withMarker(marker)
+    const pids = processesNamed(marker)
     if (pids.length >= count) return pids
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
@@ -131,11 +116,11 @@ describe.skipIf(process.platform !== 'linux')('process groups a crashed kernel l
 
     await kill(child)
     // Nothing else kills them: the group outlives its kernel.
-    expect(withMarker(marker)).toHaveLength(2)
+    expect(processesNamed(marker)).toHaveLength(2)
 
     const kernel = createKernel([modelPlugin], { cwd })
     const session = await kernel.resumeSession('crashed')
-    expect(withMarker(marker)).toEqual([])
+    expect(processesNamed(marker)).toEqual([])
     expect(existsSync(ledgerPath)).toBe(false)
     const notices = events(session.transcriptPath).filter((event) => event.type === 'notice')
     const reaped = notices.find((event) => event.type === 'notice' && event.text.includes('left processes running'))
@@ -178,12 +163,12 @@ describe.skipIf(process.platform !== 'linux')('process groups a crashed kernel l
     ])
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(['left', 'left', 'left'])
     expect(describeReap(outcomes).join('\n')).toMatch(/another-host[\s\S]*not recorded[\s\S]*older than the one started/)
-    expect(withMarker('hk-reap-other')).toEqual([other.pid])
+    expect(processesNamed('hk-reap-other')).toEqual([other.pid])
 
     // The same group, recorded as it is: killed.
     const [reaped] = await reapProcessGroups([{ ...base, startTicks }])
     expect(reaped).toMatchObject({ kind: 'reaped', pids: [other.pid] })
-    expect(withMarker('hk-reap-other')).toEqual([])
+    expect(processesNamed('hk-reap-other')).toEqual([])
     // A group that is gone, or from another boot, is not reported at all.
     expect(
       describeReap(

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { createKernel, type Kernel, type Message, type SessionEvent } from '@harness-kernel/kernel'
 import { type ScriptStep, scriptedModel } from '@harness-kernel/scripted-model'
 import { afterEach, describe, expect, it } from 'vitest'
+import { processesNamed } from '../../../kernel/test/support/marked-processes.js'
 import { type McpServerConfig, mcp, mcpToolName } from '../src/index.js'
 
 const SERVER = fileURLToPath(new URL('./fixtures/test-server.mjs', import.meta.url))
@@ -124,9 +125,9 @@ describe('MCP servers as kernel tools', () => {
     const { kernel } = harness({ local: stdioServer }, [call('mcp__local__spawn', { marker }), { text: 'done' }])
     const session = await kernel.startSession()
     await session.run('go')
-    expect(withMarker(marker)).toHaveLength(1)
+    expect(processesNamed(marker)).toHaveLength(1)
     await kernel.dispose()
-    expect(withMarker(marker)).toEqual([])
+    expect(processesNamed(marker)).toEqual([])
   })
 
   it('names tools as both programs do, and refuses a bad configuration naming the server and the field', () => {
@@ -139,19 +140,3 @@ describe('MCP servers as kernel tools', () => {
     expect(() => mcp({ servers: { 'a.b': stdioServer } })).toThrow("letters, digits, '_' and '-' only")
   })
 })
-
-/** Pids of live processes whose command line starts with `marker`. */
-function withMarker(marker: string): number[] {
-  const found: number[] = []
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').startsWith(marker)) found.push(Number(entry))
-    } catch {
-      // exited while listed
-    }
-  }
-  return found
-}
