@@ -56,8 +56,7 @@ export function defaultCompactor(options: CompactorOptions = {}): Compactor {
 export function estimateTokens(request: ModelRequest): number {
   const { messages } = request
   const last = messages.findLastIndex((message) => usageOf(message) !== undefined)
-  const fixed = (request.system?.length ?? 0) / CHARS_PER_TOKEN + JSON.stringify(request.tools).length / CHARS_PER_TOKEN
-  if (last < 0) return fixed + estimateMessagesTokens(messages)
+  if (last < 0) return ((request.system?.length ?? 0) + toolSpecChars(request.tools)) / CHARS_PER_TOKEN + estimateMessagesTokens(messages)
   const usage = usageOf(messages[last] as Message) as { inputTokens?: number; outputTokens?: number }
   return (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) + estimateMessagesTokens(messages.slice(last + 1))
 }
@@ -72,6 +71,17 @@ function estimateMessagesTokens(messages: readonly Message[]): number {
     }
   }
   return chars / CHARS_PER_TOKEN
+}
+
+/** The tool list's size in characters, once per list: the registry hands out the same array until a tool is added. */
+const toolSpecSizes = new WeakMap<object, number>()
+function toolSpecChars(tools: ModelRequest['tools']): number {
+  let size = toolSpecSizes.get(tools)
+  if (size === undefined) {
+    size = JSON.stringify(tools).length
+    toolSpecSizes.set(tools, size)
+  }
+  return size
 }
 
 const usageOf = (message: Message) => (message.meta as { usage?: unknown } | undefined)?.usage
