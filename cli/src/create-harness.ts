@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { type ClaudeCodeHooksOptions, claudeCodeHooks } from '@harness-kernel/claude-code'
 import { type CodexHooksOptions, codexHooks } from '@harness-kernel/codex'
 import { compaction, createKernel, errorMessage, type Kernel, type Plugin, useDriver } from '@harness-kernel/kernel'
+import { subagents } from '@harness-kernel/subagents'
 import { tools } from '@harness-kernel/tools'
 import { defaultClaudeCodeHooksOptions } from './claude-code/claude-code-setup.js'
 import { CliError } from './cli-error.js'
@@ -93,8 +94,8 @@ export function noModelMessage(env: Record<string, string | undefined>, lead = '
 }
 
 /**
- * Composes a kernel from a config and flags. Without config plugins: the defaults, `tools()`, `compaction()`, `codexHooks()`,
- * `claudeCodeHooks()` and the model. With them: those plugins (the defaults are theirs to spread), plus the model plugin when a spec is in
+ * Composes a kernel from a config and flags. Without config plugins: the defaults, `tools()`, `compaction()`, `subagents()` (on
+ * the native loop), `codexHooks()`, `claudeCodeHooks()`, `mcp()` (when either program configures servers) and the model. With them: those plugins (the defaults are theirs to spread), plus the model plugin when a spec is in
  * effect (it is added last, so it wins). A chosen driver (`driver`, else the config's) is added after them as `useDriver()`; a driver
  * that brings its own model (claude-code, codex) needs no model plugin, and the model spec names its model instead. Resolves once every
  * plugin is set up.
@@ -142,9 +143,14 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
   const claudeCodeOptions = options.claudeCode === false ? undefined : defaultClaudeCodeHooksOptions(cwd, env, options.claudeCode ?? {})
   const claudeCodePlugin = claudeCodeOptions === undefined ? undefined : claudeCodeHooks(claudeCodeOptions)
   const mcpPlugin = defaultMcpPlugin(cwd, env, { codex: codexOptions, claudeCode: claudeCodeOptions })
+  // A driven program has subagents of its own; the kernel's loop gets Claude Code's Agent tool, or Codex's tools when
+  // only Codex's hooks are in the harness.
+  const subagentsPlugin =
+    driverId === DEFAULT_DRIVER ? subagents({ tools: claudeCodePlugin === undefined && codexPlugin ? 'codex' : 'claude-code' }) : undefined
   const defaults = [
     tools(),
     compaction(),
+    ...(subagentsPlugin ? [subagentsPlugin] : []),
     ...(codexPlugin ? [codexPlugin] : []),
     ...(claudeCodePlugin ? [claudeCodePlugin] : []),
     ...(mcpPlugin ? [mcpPlugin] : []),

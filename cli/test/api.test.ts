@@ -26,7 +26,15 @@ describe('the package API', () => {
       plugins: [observer],
     })
     try {
-      expect(harness.kernel.plugins).toEqual(['tools', 'compaction', 'codex-hooks', 'claude-code-hooks', 'scripted-model', 'observer'])
+      expect(harness.kernel.plugins).toEqual([
+        'tools',
+        'compaction',
+        'subagents',
+        'codex-hooks',
+        'claude-code-hooks',
+        'scripted-model',
+        'observer',
+      ])
       expect(harness.sessionsDir).toBe(join(cwd, 'logs'))
       expect(harness.model).toBe('scripted:script.yaml')
       const session = await harness.kernel.startSession()
@@ -46,14 +54,16 @@ describe('the package API', () => {
       CODEX_HOME: join(cwd, 'codex-home'),
       CLAUDE_CONFIG_DIR: join(cwd, 'claude-home'),
     }
-    for (const [options, plugins] of [
-      [{ codex: false }, ['tools', 'compaction', 'claude-code-hooks', 'scripted-model']],
-      [{ claudeCode: false }, ['tools', 'compaction', 'codex-hooks', 'scripted-model']],
-      [{ codex: false, claudeCode: false }, ['tools', 'compaction', 'scripted-model']],
+    for (const [options, plugins, tool] of [
+      [{ codex: false }, ['tools', 'compaction', 'subagents', 'claude-code-hooks', 'scripted-model'], 'Agent'],
+      [{ claudeCode: false }, ['tools', 'compaction', 'subagents', 'codex-hooks', 'scripted-model'], 'spawn_agent'],
+      [{ codex: false, claudeCode: false }, ['tools', 'compaction', 'subagents', 'scripted-model'], 'Agent'],
     ] as const) {
       const harness = await createHarness({ cwd, model: 'scripted:script.yaml', env, ...options })
       try {
         expect(harness.kernel.plugins).toEqual(plugins)
+        // The subagent tool is Claude Code's, or Codex's when only Codex's hooks are in.
+        expect(harness.kernel.resolve('tools').get(tool)).toBeDefined()
       } finally {
         await harness.kernel.dispose()
       }

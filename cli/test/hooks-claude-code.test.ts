@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { harness, project, readEvents, SHELL_SCRIPT } from './support.js'
 
@@ -212,7 +213,7 @@ describe('harness hooks exec claude-code', () => {
         PreToolUse: [
           { matcher: 'Bash', hooks: [command(recorder), command(deny, { if: 'Bash(rm *)' })] },
           { matcher: 'Edit', hooks: [command('touch never.txt; exit 2')] },
-          { matcher: '*', hooks: [command(recorder), { type: 'mcp_tool', server: 's', tool: 't' }] },
+          { matcher: '*', hooks: [command(recorder), { type: 'agent', prompt: 'Is this safe? $ARGUMENTS' }] },
         ],
       },
     })
@@ -270,7 +271,7 @@ describe('harness hooks exec claude-code', () => {
     })
     expect(output.skipped).toEqual([
       { key: key(2, 0), type: 'command', reason: 'duplicate', duplicateOf: key(0, 0) },
-      { key: key(2, 1), type: 'mcp_tool', reason: 'unsupported' },
+      { key: key(2, 1), type: 'agent', reason: 'unsupported' },
     ])
     expect(output.dropped).toEqual([])
     expect(output.merged).toMatchObject({
@@ -307,7 +308,7 @@ describe('harness hooks exec claude-code', () => {
       [
         'not run:',
         `  ${p.projectSettings}:PreToolUse:2:0 (identical to ${p.projectSettings}:PreToolUse:0:0, which ran: identical handlers run once)`,
-        `  ${p.projectSettings}:PreToolUse:2:1 (type "mcp_tool": the kernel does not run it)`,
+        `  ${p.projectSettings}:PreToolUse:2:1 (type "agent": the kernel does not run it)`,
       ].join('\n'),
     )
     expect(out).toContain(
@@ -472,5 +473,30 @@ describe('the default harness runs Claude Code hooks', () => {
     expect(off.code).toBe(0)
     expect(off.stderr).not.toContain('--dangerously-bypass-hook-trust')
     expect(toolOutput(JSON.parse(off.stdout).transcriptPath)).toBe('hello from shell')
+  })
+})
+
+describe('harness hooks exec claude-code with an mcp_tool handler', () => {
+  it("calls the tool on the MCP server Claude Code would start here, and reads its answer as a hook's output", async () => {
+    const server = fileURLToPath(new URL('../../dialects/claude-code/test/fixtures/mcp/hook-server.mjs', import.meta.url))
+    const deny = JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm' },
+    })
+    const p = claudeProject(
+      { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'mcp_tool', server: 'hooksrv', tool: 'reply', input: { text: deny } }] }] },
+      { '.mcp.json': JSON.stringify({ mcpServers: { hooksrv: { command: process.execPath, args: [server] } } }) },
+    )
+    p.write(join(p.cwd, '.claude', 'settings.local.json'), { enabledMcpjsonServers: ['hooksrv'] })
+    const payload = '{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf x"}}'
+    const result = await p.run(['hooks', 'exec', 'claude-code', 'PreToolUse', '--payload', '-', '--json'], payload)
+    expect(result.code).toBe(0)
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      merged: { verdict: 'deny', reason: 'no rm' },
+      modelTexts: [{ kind: 'tool_error', text: 'PreToolUse:Bash hook error: no rm' }],
+      runs: [{ type: 'mcp_tool', decision: 'deny: no rm' }],
+    })
+
+    const list = await p.run(['hooks', 'list', '--dialect', 'claude-code'])
+    expect(list.stdout).toContain('hooksrv/reply')
   })
 })

@@ -104,3 +104,15 @@ export function checkHookKeys(what, calls, expected, none = '') {
   const seq = calls.map((c) => c.key)
   return seq.join(' ') === expected.join(' ') ? [] : [`${what} ${seq.join(' → ') || none}, expected ${expected.join(' → ')}`]
 }
+
+/** The subagents' conversations (`subagentRequests`, absent = none): how many, then each one's request deltas. */
+export function compareSubagentRequests(add, se = [], sa = []) {
+  if (se.length !== sa.length) add('requests', 'subagents', `${se.length} subagent conversation(s) expected, got ${sa.length}`)
+  for (let i = 0; i < Math.min(se.length, sa.length); i++) {
+    const prefixed = (area, where, detail) => add(area, `${se[i].conversation} ${where}`, detail)
+    compareRequests(prefixed, se[i].requests, sa[i].requests)
+  }
+}
+
+/** Every request delta of a run, its subagents' included (for the scenarios' model-text checks). */
+export const allRequests = (result) => [...result.requests, ...(result.subagentRequests ?? []).flatMap((s) => s.requests)]

@@ -23,7 +23,8 @@ export async function kernelChild(work, after) {
 
 /**
  * One session on `kernel`, one turn per prompt; each turn's status, last message, reason and error into `result.turns`
- * (and the session's id and log into `result`). Ends the session and disposes the kernel.
+ * (and the session's id and log into `result`). Ends the session and disposes the kernel. A `{ compact: { instructions? } }`
+ * entry instead of a prompt is a manual compaction (`session.compact()`); what it came to goes into `result.compactions`.
  */
 export async function runTurns(kernel, prompts, result) {
   try {
@@ -31,6 +32,11 @@ export async function runTurns(kernel, prompts, result) {
     result.sessionId = session.id
     result.transcriptPath = session.transcriptPath
     for (const prompt of prompts) {
+      if (typeof prompt === 'object' && prompt !== null && prompt.compact) {
+        result.compactions ??= []
+        result.compactions.push(await session.compact(prompt.compact === true ? {} : prompt.compact))
+        continue
+      }
       const turn = await session.run(prompt)
       result.turns.push({ status: turn.status, lastAssistantMessage: turn.lastAssistantMessage, reason: turn.reason, error: turn.error })
     }

@@ -7,6 +7,8 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+/** The stdio MCP server of both suites' MCP scenarios (depends only on @modelcontextprotocol/sdk). */
+export const MCP_SERVER_SCRIPT = join(REPO_ROOT, 'conformance', 'lib', 'mcp-server.mjs')
 
 /** shared/real-clients (read-only): REAL_CLIENTS_DIR, else the `shared` folder next to the repository. */
 export function realClientsDir() {

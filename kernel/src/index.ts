@@ -22,6 +22,7 @@ export { type ProcessGroupRecord, ProcessLedger } from './process/process-ledger
 export { describeReap, type ReapOutcome, reapProcessGroups } from './process/reap-process-groups.js'
 export * from './process/shell-environment.js'
 export * from './process-runner.js'
+export { rootSession } from './root-session.js'
 export * from './services.js'
 export * from './session-events.js'
 export { JsonlSessionStore } from './session-log/jsonl-session-store.js'

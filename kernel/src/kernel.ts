@@ -8,7 +8,7 @@ import { DRIVER_SPEC, type Driver } from './driver/types.js'
 import { errorMessage, type HookTapError, KernelError } from './errors.js'
 import { createKernelHooks, type HookByName, type HookName, hookByName, type KernelHooks } from './hooks.js'
 import type { KernelOptions, ResolvedKernelOptions } from './kernel-options.js'
-import type { Disposer, KernelApi, Plugin, ProvideOptions } from './plugin.js'
+import type { Disposer, KernelApi, Plugin, ProvideOptions, StartSubagentOptions } from './plugin.js'
 import { ExecProcessRunner } from './process/exec-process-runner.js'
 import type { ProcessGroupRecord } from './process/process-ledger.js'
 import { describeReap, reapProcessGroups } from './process/reap-process-groups.js'
@@ -17,10 +17,11 @@ import type { ServiceKey, Services } from './services.js'
 import { KernelSession } from './session.js'
 import { JsonlSessionStore } from './session-log/jsonl-session-store.js'
 import type { SessionLock, SessionLog } from './session-store.js'
-import type { Session } from './session-types.js'
+import type { ParentLink, Session } from './session-types.js'
 import { InProcessSteeringSource } from './steering/in-process-source.js'
 import type { ToolDefinition } from './tool.js'
 import { ToolRegistry } from './tool-registry.js'
+import { uuidv7 } from './uuid-v7.js'
 
 export interface StartSessionOptions {
   cwd?: string
@@ -98,6 +99,7 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     },
     resolve: <K extends ServiceKey>(key: K) => container.resolve(key) as Services[K],
     registerTool: <Input>(tool: ToolDefinition<Input>) => tools.register(tool),
+    startSubagent: (subagentOptions: StartSubagentOptions) => startSubagent(subagentOptions),
     cwd: resolved.cwd,
     sessionsDir: resolved.sessionsDir,
   }
@@ -149,7 +151,7 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     return driver
   }
 
-  const newSession = (id: string, cwd: string, log: SessionLog, lock: SessionLock, driver: Driver): KernelSession => {
+  const newSession = (id: string, cwd: string, log: SessionLog, lock: SessionLock, driver: Driver, parent?: ParentLink): KernelSession => {
     const ledger = container.resolve('sessionStore').processLedger(id)
     const scope: AwilixContainer<Services> = container.createScope()
     let model: Services['model'] | undefined
@@ -171,6 +173,7 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       processRunner: recordingProcessRunner(scope.resolve('processRunner'), ledger),
       logger: scope.resolve('logger'),
       reportTapError,
+      ...(parent === undefined ? {} : { parent }),
       onEnd: async (ended) => {
         sessions.delete(ended)
         releaseLock(lock)
@@ -202,6 +205,48 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     container.resolve('sessionStore').processLedger(session.id).clear()
     if (lines.length > 0)
       session.notice('warning', `a previous kernel of session ${session.id} left processes running: ${lines.join('; ')}`, 'kernel')
+  }
+
+  async function startSubagent({ parent, agent, turnId, callId, cwd }: StartSubagentOptions): Promise<Session> {
+    await ready
+    assertLive()
+    const owner = [...sessions].find((session) => session === parent)
+    if (owner === undefined || owner.closing) {
+      throw new KernelError(`startSubagent: session ${parent?.id} is not an open session of this kernel`)
+    }
+    if (typeof agent?.type !== 'string' || agent.type === '') throw new KernelError('startSubagent: agent.type must be a non-empty string')
+    const driver = checkedDriver()
+    const id = uuidv7()
+    const link: ParentLink = { session: owner, agent: { id: agent.id ?? id, type: agent.type }, turnId, callId }
+    const childCwd = resolve(owner.cwd, cwd ?? '.')
+    const store = container.resolve('sessionStore')
+    const child = underLock(id, (lock) => {
+      const log = store.create(id)
+      try {
+        return newSession(id, childCwd, log, lock, driver, link)
+      } catch (error) {
+        log.close()
+        throw error
+      }
+    })
+    const where = { ...(turnId === undefined ? {} : { turnId }), ...(callId === undefined ? {} : { callId }) }
+    child.append({
+      type: 'session/start',
+      sessionId: id,
+      cwd: childCwd,
+      createdAt: new Date(container.resolve('clock').now()).toISOString(),
+      parent: { sessionId: owner.id, agentId: link.agent.id, agentType: link.agent.type, ...where },
+    })
+    owner.append({
+      type: 'subagent/start',
+      ...where,
+      agentId: link.agent.id,
+      agentType: link.agent.type,
+      sessionId: id,
+      transcriptPath: child.transcriptPath,
+    })
+    owner.adoptChild(child)
+    return child
   }
 
   const noticeGaps = (session: KernelSession) => {

@@ -1,5 +1,6 @@
 import type { HookByName, HookName, KernelHooks } from './hooks.js'
 import type { ServiceKey, Services } from './services.js'
+import type { Session } from './session-types.js'
 import type { ToolDefinition } from './tool.js'
 
 export interface ProvideOptions {
@@ -10,6 +11,18 @@ export interface ProvideOptions {
 /** A factory receives the container's cradle (PROXY injection): `({ clock, session }) => …`. */
 export type ServiceFactory<T> = (cradle: Services & Record<string, unknown>) => T
 
+export interface StartSubagentOptions {
+  /** The session starting it: an open session of this kernel. */
+  parent: Session
+  /** `id` defaults to the new session's id (Codex names a subagent by its thread id). */
+  agent: { type: string; id?: string }
+  /** The parent's turn and tool call starting it, when a tool does: recorded in both logs. */
+  turnId?: string
+  callId?: string
+  /** Default: the parent's. */
+  cwd?: string
+}
+
 /** What a plugin's `setup` receives. */
 export interface KernelApi {
   readonly hooks: KernelHooks
@@ -19,6 +32,13 @@ export interface KernelApi {
   provide(key: string, value: unknown, options?: ProvideOptions): void
   resolve<K extends ServiceKey>(key: K): Services[K]
   registerTool<Input>(tool: ToolDefinition<Input>): void
+  /**
+   * Opens a subagent's session on this kernel: its own log (linked from the parent's by a `subagent/start` event), the
+   * same plugins, tools and driver. It fires no `agent/session-start`; its first turn fires `agent/subagent-start`,
+   * and `agent/subagent-stop` takes the place of `agent/turn-stopping` at the end of each of its turns. It ends when
+   * its parent ends, if not before.
+   */
+  startSubagent(options: StartSubagentOptions): Promise<Session>
   readonly cwd: string
   readonly sessionsDir: string
 }

@@ -42,6 +42,18 @@ export type SessionEventBody =
       createdAt: string
       /** Set on a fork (`sessionStore.fork`): the session it was copied from, and the last turn copied, if one was named. */
       forkedFrom?: { sessionId: string; turnId?: string }
+      /** Set on a subagent's session: the session that started it (its log names this one in `subagent/start`). */
+      parent?: { sessionId: string; agentId: string; agentType: string; turnId?: string; callId?: string }
+    }
+  /** A subagent started from this session: its own session and log. */
+  | {
+      type: 'subagent/start'
+      turnId?: string
+      callId?: string
+      agentId: string
+      agentType: string
+      sessionId: string
+      transcriptPath: string
     }
   | { type: 'session/resume'; sessionId: string }
   | { type: 'turn/start'; turnId: string }
@@ -64,10 +76,19 @@ export type SessionEventBody =
   | { type: 'steering/dropped'; turnId?: string; transport: string; itemIds: string[]; reason: string }
   | { type: 'notice'; level: NoticeLevel; text: string; source: string }
   /**
-   * The conversation so far was replaced by a summary: from here on the messages are the summary (a user message) and
-   * the last `kept` messages before this event. `tokensBefore` is the estimate that set off an `auto` compaction.
+   * The conversation so far was replaced by a summary: from here on the messages are `prefix` (copies, e.g. Codex's
+   * kept user messages), the summary (a user message) and the last `kept` messages before this event. `tokensBefore` is
+   * the estimate that set off an `auto` compaction.
    */
-  | { type: 'compaction'; turnId?: string; trigger: 'manual' | 'auto'; summary: string; kept: number; tokensBefore?: number }
+  | {
+      type: 'compaction'
+      turnId?: string
+      trigger: 'manual' | 'auto'
+      summary: string
+      kept: number
+      prefix?: Message[]
+      tokensBefore?: number
+    }
   | { type: 'turn/end'; turnId: string; status: TurnStatus; error?: string; reason?: string }
   | { type: 'session/end'; reason: string }
 

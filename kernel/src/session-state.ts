@@ -1,4 +1,4 @@
-import { compactionSummary } from './compaction/summary-message.js'
+import { compactedMessages } from './compaction/summary-message.js'
 import type { Halt } from './decisions.js'
 import type { Message } from './messages.js'
 import type { SessionEvent } from './session-events.js'
@@ -44,9 +44,12 @@ export class Transcript {
       case 'turn/end':
         this.openTurnId = undefined
         break
-      case 'compaction':
-        this.messages.splice(0, this.messages.length - Math.min(event.kept, this.messages.length), compactionSummary(event.summary))
+      case 'compaction': {
+        const compacted = compactedMessages(this.messages, event)
+        this.messages.length = 0
+        for (const message of compacted) this.messages.push(message)
         break
+      }
     }
   }
 }

@@ -16,6 +16,8 @@ export interface SessionSummary {
   archived: boolean
   /** The session it was forked from (`fork`). */
   forkedFrom: string | undefined
+  /** For a subagent's session: the session that started it, and as which agent (`kernel.startSubagent`). */
+  parent: { sessionId: string; agentId: string; agentType: string } | undefined
 }
 
 /** An open, append-only log for one session. */

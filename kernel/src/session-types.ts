@@ -39,6 +39,8 @@ export interface Session {
   readonly id: string
   readonly cwd: string
   readonly transcriptPath: string
+  /** Set on a subagent's session: the session that started it, and as which agent. */
+  readonly parent?: ParentLink | undefined
   /**
    * Runs a child process for this session: the kernel's `processRunner`, with each process group written to the
    * session's ledger while it runs, so a resume after a crash kills what was left. Hooks and tools run theirs here.
@@ -120,6 +122,18 @@ export interface SubagentInfo {
   id: string
   type: string
 }
+/** What links a subagent's session to the session that started it (`kernel.startSubagent`). */
+export interface ParentLink {
+  session: Session
+  agent: SubagentInfo
+  /** The parent's turn and tool call that started the subagent, when a tool did. */
+  turnId?: string | undefined
+  callId?: string | undefined
+}
+/**
+ * `agent/subagent-start` and `agent/subagent-stop`: `session` and `turn` are the subagent's own (its first turn for a
+ * start); `session.parent` leads to the session that started it. A plugin may fire them for a session of its own.
+ */
 export interface SubagentPayload extends StepPayload {
   agent: SubagentInfo
 }

@@ -18,7 +18,7 @@ import type { HookRunRecord, NoticeLevel, SessionEvent, SessionEventBody } from 
 import type { SessionRuntime } from './session-runtime.js'
 import { type PendingSessionState, Transcript } from './session-state.js'
 import type { SessionLog } from './session-store.js'
-import type { CompactOptions, InterruptReceipt, Session, TurnInput, TurnResult } from './session-types.js'
+import type { CompactOptions, InterruptReceipt, ParentLink, Session, TurnInput, TurnResult } from './session-types.js'
 import type { HeldClaim } from './steering/boundary-claims.js'
 import { InProcessSteeringSource } from './steering/in-process-source.js'
 import type { InputItem, SteeringSource, SteerOptions, SteerReceipt } from './steering/types.js'
@@ -44,6 +44,8 @@ export interface SessionParts {
   /** The `compactor` service, resolved on first use; undefined when none is provided. */
   compactor(): Compactor | undefined
   reportTapError(error: HookTapError): void
+  /** Set for a subagent's session. */
+  parent?: ParentLink
   onEnd(session: KernelSession): Promise<void>
 }
 
@@ -61,6 +63,7 @@ export class KernelSession implements Session, SessionRuntime {
   readonly approvals: Approvals
   readonly processRunner: ProcessRunner
   readonly logger: Logger
+  readonly parent: ParentLink | undefined
   queue = new InProcessSteeringSource()
   steeringSources: readonly SteeringSource[] = [this.queue]
   readonly #log: SessionLog
@@ -73,6 +76,8 @@ export class KernelSession implements Session, SessionRuntime {
   #autoTurns = true
   #idleWaiters: (() => void)[] = []
   #driverSession: Promise<DriverSession> | undefined
+  /** Subagents started from this session and not yet ended. */
+  readonly #children = new Set<KernelSession>()
 
   constructor(parts: SessionParts) {
     this.id = parts.id
@@ -86,6 +91,7 @@ export class KernelSession implements Session, SessionRuntime {
     this.approvals = parts.approvals
     this.processRunner = parts.processRunner
     this.logger = parts.logger
+    this.parent = parts.parent
     this.#parts = parts
   }
 
@@ -174,10 +180,18 @@ export class KernelSession implements Session, SessionRuntime {
     this.pending.injected.push(message)
   }
 
+  /** Interrupts the running turn, and those of its subagents. */
   interrupt(reason = 'interrupted by the user'): InterruptReceipt {
     this.#autoTurns = false
     this.#active?.abort(new TurnInterruptedError(reason))
+    for (const child of this.#children) child.interrupt(reason)
     return { stillQueued: this.queue.queuedIds() }
+  }
+
+  /** A subagent's session: interrupted with this one, ended before it. */
+  adoptChild(child: KernelSession): void {
+    this.#children.add(child)
+    void child.#whenEnded.then(() => this.#children.delete(child))
   }
 
   async idle(): Promise<void> {
@@ -189,6 +203,7 @@ export class KernelSession implements Session, SessionRuntime {
     await this.idle()
     // Closing: no new input from here on, but session-end taps may still record (a dialect's hook runs).
     this.#closing = true
+    await this.#endChildren(reason)
     const cancelled = this.queue.cancelAll(`session ended (${reason})`)
     if (cancelled.length > 0) {
       this.append({ type: 'steering/dropped', transport: this.queue.transport, itemIds: cancelled, reason: `session ended (${reason})` })
@@ -203,10 +218,27 @@ export class KernelSession implements Session, SessionRuntime {
     this.#ended = true
     this.#log.close()
     await this.#parts.onEnd(this)
+    this.#markEnded()
   }
 
   get ended(): boolean {
     return this.#ended
+  }
+
+  /** True from the moment `end()` stops taking input. */
+  get closing(): boolean {
+    return this.#closing || this.#ended
+  }
+
+  #markEnded!: () => void
+  readonly #whenEnded = new Promise<void>((resolve) => {
+    this.#markEnded = resolve
+  })
+
+  async #endChildren(reason: string): Promise<void> {
+    const children = [...this.#children]
+    for (const child of children) child.interrupt(`the parent session ended (${reason})`)
+    await Promise.all(children.map((child) => child.end(`parent ended: ${reason}`)))
   }
 
   append(body: SessionEventBody): SessionEvent {

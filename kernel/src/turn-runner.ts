@@ -35,6 +35,10 @@ export async function runTurn({ turn, input, host, held, driverId, driverSession
   let end: FrameEnd
   let error: string | undefined
   try {
+    const parent = rt.session.parent
+    if (parent !== undefined && turn.number === 1) {
+      await rt.hooks.subagentStart.promise({ session: rt.session, turn, step: 0, signal, agent: parent.agent })
+    }
     const driven: TurnEnd = await (await driverSession()).runTurn({ turn, input }, host)
     if (driven.status === 'failed') {
       error = driven.error.message

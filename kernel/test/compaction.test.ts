@@ -5,6 +5,7 @@ import {
   COMPACTION_PROMPT,
   type CompactPayload,
   compaction,
+  contextMessage,
   createKernel,
   defaultCompactor,
   defineTool,
@@ -158,6 +159,60 @@ describe('session.compact()', () => {
   })
 })
 
+describe('what stays beside the summary (compaction({ retain }))', () => {
+  it("'user-messages' (Codex's shape): the user's messages, newest first within keepTokens, before the summary; a resume rebuilds them from the log", async () => {
+    const cwd = tempDir()
+    const retain = () => compaction({ retain: 'user-messages', keepTokens: 50 })
+    const { kernel, requests } = setup({ cwd, extra: [retain()] })
+    const session = await kernel.startSession({ id: 'codex-shape' })
+    const long = `long ${'y'.repeat(400)}`
+    await session.run('oldest')
+    await session.run(long)
+    await session.run('go calls:1')
+    session.inject(contextMessage('probe', 'a context, not the user'))
+    await session.run('last')
+    expect(await session.compact()).toMatchObject({ status: 'compacted', kept: 0 })
+    // 'last' and 'go calls:1' fit (3 tokens each); the long one is cut in the middle to what is left; 'oldest' is dropped.
+    const [cut, ...rest] = shape(session.messages)
+    expect(cut).toBe('user:long yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy')
+    expect(rest).toEqual(['user:go calls:1', 'user:last', 'user:This session continues a conversation th'])
+    const cutText = textOf(session.messages[0] as Message)
+    expect(cutText).toMatch(/^long y+…\d+ tokens truncated…y+$/)
+    expect(cutText.length).toBeLessThanOrEqual((50 - 1 - 2.5) * 4)
+    const logged = events(session.transcriptPath).find((event) => event.type === 'compaction')
+    expect(logged).toMatchObject({ kept: 0, prefix: [{ role: 'user' }, { role: 'user' }, { role: 'user' }] })
+
+    // A second compaction keeps the user's messages again, never the earlier summary.
+    await session.run('after')
+    await session.compact()
+    expect(shape(session.messages).slice(-3)).toEqual(['user:last', 'user:after', 'user:This session continues a conversation th'])
+    expect(shape(session.messages).filter((line) => line.startsWith('user:This session'))).toHaveLength(1)
+    expect(textOf(session.messages[0] as Message).length).toBeLessThanOrEqual((50 - 1 - 1.25 - 2.5) * 4)
+    await session.run('next')
+    expect(shape((requests.at(-1) as ModelRequest).messages)).toEqual([...shape(session.messages).slice(0, -2), 'user:next'])
+    await session.end()
+    await kernel.dispose()
+
+    const again = setup({ cwd, extra: [retain()] })
+    const resumed = await again.kernel.resumeSession('codex-shape')
+    expect(resumed.messages).toEqual(session.messages)
+    await again.kernel.dispose()
+  })
+
+  it("'none': the summary alone; a bad retain is refused naming it", async () => {
+    const { kernel } = setup({ extra: [compaction({ retain: 'none' })] })
+    const session = await kernel.startSession()
+    await session.run('first')
+    await session.run('second')
+    expect(await session.compact()).toMatchObject({ status: 'compacted', kept: 0 })
+    expect(shape(session.messages)).toEqual(['user:This session continues a conversation th'])
+    expect(events(session.transcriptPath).find((event) => event.type === 'compaction')).not.toHaveProperty('prefix')
+    await kernel.dispose()
+    // @ts-expect-error not a mode
+    expect(() => compaction({ retain: 'all' })).toThrow('compaction: retain must be one of tail, user-messages, none, got all')
+  })
+})
+
 describe('compaction(): automatic, mid-turn', () => {
   it('compacts before a request that would pass the budget, and the turn goes on from the summary', async () => {
     const { kernel, requests, seen } = setup({ extra: [compaction({ contextWindow: 1500, threshold: 0.8, keepTokens: 100 })] })
@@ -175,6 +230,24 @@ describe('compaction(): automatic, mid-turn', () => {
     expect(result.lastAssistantMessage).toBe(
       'reply to This session continues a conversation that was summarized to fit the context window. The summary:\n\nSUMMARY of 7 messages',
     )
+    await kernel.dispose()
+  })
+
+  it("what session-start (compact) taps inject goes into the turn's next request, right after the summary", async () => {
+    const injector = plugin('injector', (kernel) =>
+      kernel.hooks.sessionStart.tap('injector', ({ session, source }) => {
+        if (source === 'compact') session.inject(contextMessage('injector', 'CONTEXT AFTER COMPACTION'))
+      }),
+    )
+    const { kernel, requests } = setup({ extra: [compaction({ contextWindow: 1500, threshold: 0.8, keepTokens: 100 }), injector] })
+    const session = await kernel.startSession()
+    await session.run('work calls:3')
+    const summaryAt = requests.findIndex((request) => textOf(request.messages.at(-1) as Message).startsWith(COMPACTION_PROMPT.slice(0, 40)))
+    expect(summaryAt).toBeGreaterThan(0)
+    expect(shape((requests[summaryAt + 1] as ModelRequest).messages)).toEqual([
+      'user:This session continues a conversation th',
+      'developer:CONTEXT AFTER COMPACTION',
+    ])
     await kernel.dispose()
   })
 

@@ -22,13 +22,15 @@ import {
   trustCodexProject,
 } from '@harness-kernel/codex'
 import { compileMatcher } from '@harness-kernel/hook-protocol'
-import { createKernel, ExecProcessRunner, errorMessage, type Kernel } from '@harness-kernel/kernel'
+import { createKernel, ExecProcessRunner, errorMessage, type Kernel, type ServiceKey } from '@harness-kernel/kernel'
+import { MCP_CLIENTS_SERVICE, type McpClients, mcp } from '@harness-kernel/mcp'
 import type { Command } from 'commander'
 import { type ClaudeCodeFlags, claudeCodeSetup, loadClaudeHooks } from '../claude-code/claude-code-setup.js'
 import { CliError } from '../cli-error.js'
 import { BYPASS_HOOK_TRUST_WARNING, codexSetup, loadHooks } from '../codex/codex-setup.js'
 import { EXIT } from '../exit-codes.js'
 import { type CliIo, writeJson } from '../io.js'
+import { defaultMcpPlugin } from '../mcp-setup.js'
 import { createModelPlugin, MODEL_USAGE } from '../model-spec.js'
 import { readAll } from '../read-prompt.js'
 import { claudeHookExecJson, renderClaudeHookExec } from '../render/claude-hook-exec.js'
@@ -336,11 +338,17 @@ async function execClaudeHooks(eventName: string, options: HooksExecOptions, io:
   if (!options.json) loaded.warnings.forEach(warn)
 
   const modelKernel = options.model === undefined ? undefined : await modelKernelFor(options.model, cwd, io.env)
+  const mcpKernel = loaded.handlers.some((handler) => handler.event === event && handler.type === 'mcp_tool')
+    ? createKernel([defaultMcpPlugin(cwd, io.env, { codex: undefined, claudeCode: setup }) ?? mcp({ servers: {} })], { cwd })
+    : undefined
   const controller = new AbortController()
   const signals = watchSignals(() => controller.abort(), io.stderr)
   let result: ExecClaudeCodeEventResult
   try {
     const model = modelKernel?.resolve('model')
+    // mcp_tool handlers call the MCP servers Claude Code would start here (its approved `.mcp.json`, user, local).
+    await mcpKernel?.ready
+    const mcpClients = mcpKernel?.resolve(MCP_CLIENTS_SERVICE as ServiceKey) as McpClients | undefined
     result = await execClaudeCodeEvent({
       loaded,
       event,
@@ -351,10 +359,12 @@ async function execClaudeHooks(eventName: string, options: HooksExecOptions, io:
       env: io.env,
       signal: controller.signal,
       ...(model === undefined ? {} : { model }),
+      ...(mcpClients === undefined ? {} : { mcpClients }),
     })
   } finally {
     signals.stop()
     await modelKernel?.dispose()
+    await mcpKernel?.dispose()
   }
   if (signals.received) return signalExitCode(signals.received)
 

@@ -5,6 +5,7 @@ import {
   handlerTimeoutSec,
   isCommandHandler,
   isHttpHandler,
+  isMcpToolHandler,
   isPromptHandler,
   isRunnableType,
   type LoadedClaudeCodeHooks,
@@ -168,6 +169,7 @@ export function runText(handler: ClaudeHandler): string | undefined {
   }
   if (isHttpHandler(handler)) return `POST ${handler.url}`
   if (isPromptHandler(handler)) return handler.prompt
+  if (isMcpToolHandler(handler)) return `${handler.server}/${handler.tool}`
   const raw = (handler as { raw?: Record<string, unknown> }).raw
   const text = raw?.prompt ?? raw?.command ?? raw?.tool
   return typeof text === 'string' ? text : undefined

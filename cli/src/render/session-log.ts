@@ -18,6 +18,12 @@ export function renderSessionLog(loaded: LoadedSession, path: string, style: Sty
           `  log      ${path}`,
           `  cwd      ${event.cwd}`,
           `  created  ${formatTime(event.createdAt)}`,
+          ...(event.parent ? [`  parent   ${event.parent.sessionId} (subagent ${event.parent.agentId}, ${event.parent.agentType})`] : []),
+        )
+        break
+      case 'subagent/start':
+        lines.push(
+          `${style.cyan('[subagent]')} ${event.agentType} ${event.agentId}${event.callId ? ` [${event.callId}]` : ''}: ${event.transcriptPath}`,
         )
         break
       case 'session/resume':

@@ -19,17 +19,20 @@ function parseKeyValues(text) {
  * The hook calls hook.sh recorded in a run directory (`<ns>-<Event>-<tag>.stdin|.env|.meta`), in a
  * deterministic order: by start time, except that calls of one event that are adjacent in time
  * (the handlers of one occurrence, started together) are ordered by (invocation, tag), since their
- * start order is a race. Detached events (MessageDisplay) are ordered among themselves only.
+ * start order is a race. Detached events (MessageDisplay) are ordered among themselves only. `runDirs`: one run
+ * directory, or several (the processes of one scenario), whose calls are taken together.
  * @returns {{ event: string, tag: string, invocation: number, stdin: string, env: Record<string,string>, cwd: string|undefined, base: string }[]}
  */
-export function collectHookCalls(runDir) {
-  if (!existsSync(runDir)) return []
+export function collectHookCalls(runDirs) {
   const raw = []
-  for (const file of readdirSync(runDir).sort()) {
-    const m = /^(\d+)-([A-Za-z]+)-(.+)\.stdin$/.exec(file)
-    if (!m) continue
-    const base = join(runDir, file.slice(0, -'.stdin'.length))
-    raw.push({ ns: BigInt(m[1]), event: m[2], tag: m[3], base })
+  for (const runDir of [runDirs].flat()) {
+    if (!existsSync(runDir)) continue
+    for (const file of readdirSync(runDir).sort()) {
+      const m = /^(\d+)-([A-Za-z]+)-(.+)\.stdin$/.exec(file)
+      if (!m) continue
+      const base = join(runDir, file.slice(0, -'.stdin'.length))
+      raw.push({ ns: BigInt(m[1]), event: m[2], tag: m[3], base })
+    }
   }
   raw.sort((a, b) => (a.ns < b.ns ? -1 : a.ns > b.ns ? 1 : 0))
   const counts = {}
@@ -52,17 +55,24 @@ export function collectHookCalls(runDir) {
   return [...orderOccurrences(main), ...detached]
 }
 
-/** The fake server's log: POST /v1/messages entries, each with `main` (the request offers Bash) or not. */
+/** The fake server's log: POST /v1/messages entries, each with `main` (the request offers Bash) or not, and `agent` (a subagent's id, or null). */
 export function readClaudeRequests(runDir) {
   return readJsonLines(join(runDir, 'server', 'requests.jsonl'))
     .filter((e) => e.method === 'POST' && /^\/v1\/messages(\?|$)/.test(e.url))
-    .map((e) => ({ n: e.n, body: e.body, main: Array.isArray(e.body?.tools) && e.body.tools.some((t) => t.name === 'Bash') }))
+    .map((e) => ({
+      n: e.n,
+      body: e.body,
+      main: Array.isArray(e.body?.tools) && e.body.tools.some((t) => t.name === 'Bash'),
+      // a subagent's requests carry its agent id (Claude Code 2.1.332)
+      agent: e.headers?.['x-claude-code-agent-id'] ?? null,
+    }))
 }
 
-/** The `result` frame of a `claude -p --output-format stream-json` run, and the notifications. */
+/** The `result` frame of a `claude -p --output-format stream-json` run, its `init` frame, and the notifications. */
 export function readClaudeStream(runDir) {
   const lines = readText(join(runDir, 'stream.jsonl')).split('\n').filter(Boolean)
   let result
+  let init
   const notifications = []
   for (const line of lines) {
     let m
@@ -72,9 +82,10 @@ export function readClaudeStream(runDir) {
       continue
     }
     if (m.type === 'result') result = m
+    if (m.type === 'system' && m.subtype === 'init') init ??= m
     if (m.type === 'system' && m.subtype === 'notification') notifications.push(m.text)
   }
-  return { result, notifications }
+  return { result, init, notifications }
 }
 
 /**

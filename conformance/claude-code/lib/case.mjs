@@ -7,6 +7,7 @@
 //   <case>/sessions       kernel only: the session logs
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { MCP_SERVER_SCRIPT } from '../../lib/real-clients.mjs'
 import { hookScript, modesDir } from './env.mjs'
 
 export function caseLayout(dir) {
@@ -37,10 +38,26 @@ export function writeModes(scenario, layout) {
   }
 }
 
-/** A settings template (`@HOOK@` not yet replaced) for a "hooks" object, as gen-settings.mjs takes it. */
-export const settingsTemplate = (hooks) => `${JSON.stringify({ hooks }, null, 2)}\n`
+/**
+ * A settings template (`@HOOK@` not yet replaced) for a "hooks" object, as gen-settings.mjs takes it; `extra`: other
+ * top-level settings keys (the scenario's `settingsExtra`), before "hooks".
+ */
+export const settingsTemplate = (hooks, extra = {}) => `${JSON.stringify({ ...extra, hooks }, null, 2)}\n`
 /** A rendered settings file (what gen-settings.mjs writes). */
-export const renderSettings = (hooks) => settingsTemplate(hooks).split('@HOOK@').join(hookScript())
+export const renderSettings = (hooks, extra = {}) => settingsTemplate(hooks, extra).split('@HOOK@').join(hookScript())
+
+/**
+ * The scenario's project `.mcp.json` (`mcpJson`, `@MCP_SERVER@` = conformance/lib/mcp-server.mjs), written into the
+ * project before the run (run-cli.sh leaves the project's other files alone).
+ */
+export function writeMcpJson(scenario, layout) {
+  if (!scenario.mcpJson) return
+  mkdirSync(layout.proj, { recursive: true })
+  writeFileSync(
+    join(layout.proj, '.mcp.json'),
+    `${JSON.stringify(scenario.mcpJson, null, 2).split('@MCP_SERVER@').join(MCP_SERVER_SCRIPT)}\n`,
+  )
+}
 
 /** The scenario's `--settings` file (settingsFlag), rendered into the case directory; undefined without one. */
 export function writeSettingsFlag(scenario, layout) {
@@ -60,6 +77,7 @@ export function casePathMap(layout, modeDir) {
     [layout.sessions, '<SESSIONS>'],
     [hookScript(), '<HOOK_SH>'],
     [modeDir, '<MODE_DIR>'],
+    [MCP_SERVER_SCRIPT, '<MCP_SERVER>'],
     [layout.dir, '<CASE>'],
   ]
 }

@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { readText } from '../../lib/files.mjs'
 import { lastLines, runProcess } from '../../lib/process.mjs'
 import { claudeOutcome, collectHookCalls, readClaudeRequests, readClaudeStream } from './capture.mjs'
-import { caseLayout, casePathMap, modeDirFor, settingsTemplate, writeModes, writeSettingsFlag } from './case.mjs'
+import { caseLayout, casePathMap, modeDirFor, settingsTemplate, writeMcpJson, writeModes, writeSettingsFlag } from './case.mjs'
 import { CLASSIC_MODEL, cleanEnv, hookScript, runCliScript } from './env.mjs'
-import { claudeRequestItems, hookTexts, Labeler, normalizeHookCalls, normalizePaths, requestDeltas } from './normalize.mjs'
+import { claudeRequestItems, hookTexts, Labeler, normalizeHookCalls, normalizePaths, splitConversations } from './normalize.mjs'
 
 /** The `claude -p` arguments of a scenario (after the prompt). */
 export function claudeArgs(scenario, settingsFlagFile) {
@@ -23,8 +23,13 @@ export function claudeArgs(scenario, settingsFlagFile) {
  * (project, config, home) is `<dir>/state`. `template`: the project settings template, or `none`.
  * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
  */
-export async function runCli(dir, scenario, { modeDir, template, settingsFlagFile, timeoutMs }) {
-  const { code, stdout, stderr } = await runProcess(runCliScript(), ['run', scenario.prompt, ...claudeArgs(scenario, settingsFlagFile)], {
+export async function runCli(
+  dir,
+  scenario,
+  { modeDir, template, settingsFlagFile, timeoutMs, run = 'run', prompt = scenario.prompt, extraArgs = [] },
+) {
+  const args = [run, prompt, ...claudeArgs(scenario, settingsFlagFile), ...extraArgs]
+  const { code, stdout, stderr } = await runProcess(runCliScript(), args, {
     env: cleanEnv({
       OUT: dir,
       PROJECT_SETTINGS: template,
@@ -48,48 +53,76 @@ export async function runClaudeScenario(scenario, root) {
   let template = 'none'
   if (scenario.hooks) {
     template = join(dir, 'settings.template.json')
-    writeFileSync(template, settingsTemplate(scenario.hooks))
+    writeFileSync(template, settingsTemplate(scenario.hooks, scenario.settingsExtra))
   }
+  writeMcpJson(scenario, layout)
   const settingsFlagFile = writeSettingsFlag(scenario, layout)
   const modeDir = modeDirFor(scenario, layout)
   const started = Date.now()
   const run = await runCli(dir, scenario, { modeDir, template, settingsFlagFile, timeoutMs: scenario.timeoutMs })
+  let error = runError(run, layout.run)
+  // `compactAfter`: a second process, `claude -p "/compact <instructions>" --resume <session>`, in <case>/compact
+  if (!error && scenario.compactAfter !== undefined) {
+    const sessionId = readClaudeStream(layout.run).init?.session_id
+    const compact = await runCli(dir, scenario, {
+      modeDir,
+      template,
+      settingsFlagFile,
+      timeoutMs: scenario.timeoutMs,
+      run: 'compact',
+      prompt: `/compact ${scenario.compactAfter}`.trim(),
+      extraArgs: ['--resume', String(sessionId)],
+    })
+    error = runError(compact, compactRunDir(layout))
+  }
   const result = normalizeClaudeRun(scenario, layout, modeDir)
   result.info.durationMs = Date.now() - started
-  const rc = /^rc=(\d+)/.exec(readText(join(layout.run, 'rc')))?.[1]
-  if (run.code !== 0) result.error = `run-cli.sh exited ${run.code}: ${lastLines(run.stderr || run.stdout, 3)}`
-  else if (rc !== '0') result.error = `claude exited ${rc ?? '(no rc file)'}: ${lastLines(readText(join(layout.run, 'stderr')), 3)}`
+  if (error) result.error = error
   return result
+}
+
+/** Where the `compactAfter` process of a scenario records (beside `<case>/run`). */
+export const compactRunDir = (layout) => join(layout.dir, 'compact')
+
+function runError(run, runDir) {
+  const rc = /^rc=(\d+)/.exec(readText(join(runDir, 'rc')))?.[1]
+  if (run.code !== 0) return `run-cli.sh exited ${run.code}: ${lastLines(run.stderr || run.stdout, 3)}`
+  if (rc !== '0') return `claude exited ${rc ?? '(no rc file)'}: ${lastLines(readText(join(runDir, 'stderr')), 3)}`
+  return undefined
 }
 
 /** Reads a finished run back: `<case>/run` (hook.sh captures, server/, stream.jsonl). */
 export function normalizeClaudeRun(scenario, layout, modeDir) {
   const pathMap = casePathMap(layout, modeDir)
   const labeler = new Labeler()
-  const hookCalls = normalizeHookCalls(collectHookCalls(layout.run), pathMap, labeler)
+  // a `compactAfter` process's hook calls follow the first one's (its model requests are the compaction's: not compared)
+  const runDirs = scenario.compactAfter !== undefined ? [layout.run, compactRunDir(layout)] : layout.run
+  const hookCalls = normalizeHookCalls(collectHookCalls(runDirs), pathMap, labeler)
   const all = readClaudeRequests(layout.run)
   const main = all.filter((r) => r.main)
   let ignored = 0
   const lists = main.map((r) => {
     const { items, ignored: n } = claudeRequestItems(r.body, pathMap, scenario.rendering)
     ignored += n
-    return items
+    return { conversation: r.agent, items }
   })
   const { result, notifications } = readClaudeStream(layout.run)
   const outcome = claudeOutcome(result)
   if (outcome.reason) outcome.reason = normalizePaths(outcome.reason, pathMap)
-  const requests = requestDeltas(lists)
+  // a subagent's requests are a conversation of their own (compared within it)
+  const { main: requests, subagents } = splitConversations(lists, null)
   return {
     scenario: scenario.name,
     side: 'claude',
     rendering: scenario.rendering,
     hookCalls,
     requests,
+    ...(subagents.length ? { subagentRequests: subagents } : {}),
     hookTexts: hookTexts(requests),
     outcome,
     info: {
       model: main[0]?.body?.model,
-      requestNumbers: main.map((r) => r.n),
+      requestNumbers: main.filter((r) => r.agent === null).map((r) => r.n),
       sideRequests: all.filter((r) => !r.main).map((r) => r.n),
       ignoredClaudeItems: ignored,
       notifications: notifications.map((t) => normalizePaths(String(t), pathMap)),

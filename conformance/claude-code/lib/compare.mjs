@@ -1,6 +1,15 @@
 // Compares the normalized real Claude Code result (expected) with the normalized kernel result (actual);
 // the comparators both suites share are in ../../lib/compare.mjs.
-import { checkHookKeys, checkModelText, compareHookCalls, compareRequests, compareShape, show } from '../../lib/compare.mjs'
+import {
+  allRequests,
+  checkHookKeys,
+  checkModelText,
+  compareHookCalls,
+  compareRequests,
+  compareShape,
+  compareSubagentRequests,
+  show,
+} from '../../lib/compare.mjs'
 import { TYPE_ONLY_KEYS } from './normalize.mjs'
 
 const ENV_BY_VALUE = ['CLAUDE_PROJECT_DIR', 'CLAUDECODE', 'CLAUDE_CODE_SESSION_ID', 'CLAUDE_EFFORT']
@@ -44,6 +53,7 @@ export function compareResults(claude, kernel) {
 
   // (c) model-visible request deltas
   compareRequests(add, claude.requests, kernel.requests)
+  compareSubagentRequests(add, claude.subagentRequests, kernel.subagentRequests)
 
   // the turn's outcome
   const [oe, oa] = [claude.outcome ?? {}, kernel.outcome ?? {}]
@@ -56,7 +66,14 @@ export function compareResults(claude, kernel) {
 /** The scenario's own checks on the real Claude Code run (does the scenario do what it says?). */
 export function checkExpectations(scenario, claude) {
   const expect = scenario.expect ?? {}
-  const problems = checkModelText(expect, claude.requests)
+  const problems = checkModelText({ ...expect, requests: undefined }, allRequests(claude))
+  if (expect.requests !== undefined && claude.requests.length !== expect.requests)
+    problems.push(`${claude.requests.length} model request(s), expected ${expect.requests}`)
+  if (expect.subagentRequests !== undefined) {
+    const got = (claude.subagentRequests ?? []).map((s) => s.requests.length)
+    if (got.join(',') !== expect.subagentRequests.join(','))
+      problems.push(`subagent model requests [${got.join(', ')}], expected [${expect.subagentRequests.join(', ')}]`)
+  }
   const calls = (detached) => claude.hookCalls.filter((c) => c.detached === detached)
   if (expect.hooks) problems.push(...checkHookKeys('hook calls', calls(false), expect.hooks))
   if (expect.detached) problems.push(...checkHookKeys('detached hook calls', calls(true), expect.detached, '(none)'))

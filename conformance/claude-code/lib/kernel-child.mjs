@@ -46,19 +46,42 @@ await kernelChild(
   async (job, result) => {
     const { createKernel } = await import(pathToFileURL(job.modules.kernel).href)
     const { tools } = await import(pathToFileURL(job.modules.tools).href)
-    const { claudeCodeHooks } = await import(pathToFileURL(job.modules.dialect).href)
-    const hooks = claudeCodeHooks({
-      configDir: job.configDir,
-      managedSettingsPath: false,
-      settings: job.settings,
-      rendering: job.rendering,
-      permissionMode: job.permissionMode,
-      effort: job.effort ?? undefined,
-    })
-    const plugins = [directiveModel({ recordTo: job.recordTo }), tools(), hooks]
-    if (job.kernelPolicy === 'ask-shell') plugins.push(askShellPolicy)
-    const kernel = createKernel(plugins, { cwd: job.projectDir, sessionsDir: job.sessionsDir })
-    await runTurns(kernel, [job.prompt], result)
+    const { claudeCodeHooks, loadClaudeCodeMcpServers } = await import(pathToFileURL(job.modules.dialect).href)
+    const mcp = job.mcp ? (await import(pathToFileURL(job.modules.mcp).href)).mcp : undefined
+    const subagents = job.subagents ? (await import(pathToFileURL(job.modules.subagents).href)).subagents : undefined
+    // one kernel per Claude Code process: its own model (the fake server restarts its request count too)
+    const makeKernel = (recordTo) => {
+      const hooks = claudeCodeHooks({
+        configDir: job.configDir,
+        managedSettingsPath: false,
+        settings: job.settings,
+        rendering: job.rendering,
+        permissionMode: job.permissionMode,
+        effort: job.effort ?? undefined,
+        model: job.model,
+      })
+      const plugins = [directiveModel({ recordTo }), tools(), hooks]
+      if (job.kernelPolicy === 'ask-shell') plugins.push(askShellPolicy)
+      if (subagents) plugins.push(subagents({ tools: 'claude-code' }))
+      if (mcp) {
+        const { servers, warnings } = loadClaudeCodeMcpServers({ projectDir: job.projectDir, configDir: job.configDir })
+        result.mcpServers = Object.keys(servers)
+        plugins.push(mcp({ servers, notices: warnings }))
+      }
+      return createKernel(plugins, { cwd: job.projectDir, sessionsDir: job.sessionsDir })
+    }
+    await runTurns(makeKernel(job.recordTo), [job.prompt], result)
+    // `claude -p "/compact <instructions>" --resume <session>`: the session resumed by a new kernel, then compacted
+    if (job.compactAfter !== null) {
+      const kernel = makeKernel(job.compactRecordTo)
+      try {
+        const session = await kernel.resumeSession(result.sessionId)
+        result.compactions = [await session.compact(job.compactAfter ? { instructions: job.compactAfter } : {})]
+        await session.end()
+      } finally {
+        await kernel.dispose()
+      }
+    }
   },
   async (job, result) => {
     result.hooksSettled = await hooksSettled(join(job.runDir, 'timeline'), 5000)

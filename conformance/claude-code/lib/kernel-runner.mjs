@@ -5,9 +5,9 @@ import { join, resolve } from 'node:path'
 import { readJsonLines } from '../../lib/files.mjs'
 import { probeModules, runKernelJob } from '../../lib/kernel-side.mjs'
 import { collectHookCalls } from './capture.mjs'
-import { caseLayout, casePathMap, modeDirFor, renderSettings, writeModes, writeSettingsFlag } from './case.mjs'
+import { caseLayout, casePathMap, modeDirFor, renderSettings, writeMcpJson, writeModes, writeSettingsFlag } from './case.mjs'
 import { cleanEnv, hookScript, REPO_ROOT } from './env.mjs'
-import { hookTexts, kernelRequestItems, Labeler, normalizeHookCalls, normalizePaths, requestDeltas } from './normalize.mjs'
+import { hookTexts, kernelRequestItems, Labeler, normalizeHookCalls, normalizePaths, splitConversations } from './normalize.mjs'
 
 const DIALECT_ENTRY = join(REPO_ROOT, 'dialects', 'claude-code', 'dist', 'index.js')
 /** CLAUDE_CODE_DIALECT_MODULE=/abs/module.mjs tests another build of the dialect (it must export claudeCodeHooks). */
@@ -16,6 +16,8 @@ const MODULES = () => ({
   kernel: ['@harness-kernel/kernel', join(REPO_ROOT, 'kernel', 'dist', 'index.js'), 'createKernel'],
   tools: ['@harness-kernel/tools', join(REPO_ROOT, 'plugins', 'tools', 'dist', 'index.js'), 'tools'],
   dialect: ['@harness-kernel/claude-code', dialectModule(), 'claudeCodeHooks'],
+  mcp: ['@harness-kernel/mcp', join(REPO_ROOT, 'plugins', 'mcp', 'dist', 'index.js'), 'mcp'],
+  subagents: ['@harness-kernel/subagents', join(REPO_ROOT, 'plugins', 'subagents', 'dist', 'index.js'), 'subagents'],
 })
 
 /** @returns {Promise<{ ok: true, dialect: string } | { ok: false, reason: string }>} */
@@ -36,8 +38,9 @@ export async function runKernelScenario(scenario, root) {
     mkdirSync(p, { recursive: true })
   if (scenario.hooks) {
     mkdirSync(join(layout.proj, '.claude'), { recursive: true })
-    writeFileSync(join(layout.proj, '.claude', 'settings.json'), renderSettings(scenario.hooks))
+    writeFileSync(join(layout.proj, '.claude', 'settings.json'), renderSettings(scenario.hooks, scenario.settingsExtra))
   }
+  writeMcpJson(scenario, layout)
   const settingsFlagFile = writeSettingsFlag(scenario, layout)
   writeModes(scenario, layout)
   const modeDir = modeDirFor(scenario, layout)
@@ -49,12 +52,21 @@ export async function runKernelScenario(scenario, root) {
     // the --settings sources of the real run
     settings: settingsFlagFile ? [settingsFlagFile] : [],
     kernelPolicy: scenario.kernelPolicy ?? null,
+    // MCP servers: read with loadClaudeCodeMcpServers (project .mcp.json, user .claude.json), run by mcp()
+    mcp: Boolean(scenario.mcpJson),
+    // `subagents: true`: subagents({ tools: 'claude-code' }) (Claude Code's Agent tool)
+    subagents: scenario.subagents,
     runDir: layout.run,
     rendering: scenario.rendering,
     permissionMode: scenario.bypass ? 'bypassPermissions' : 'default',
     // Claude's default model has effort "medium"; claude-sonnet-4-5 has none (spec §4, §5)
     effort: scenario.rendering === 'system' ? 'medium' : null,
+    // The model Claude Code runs in each rendering, as the dialect should name it (SessionStart(compact)'s `model`)
+    model: scenario.rendering === 'system' ? 'claude-opus-5-5' : 'claude-sonnet-4-5-20250929',
     recordTo: join(dir, 'requests.jsonl'),
+    // `compactAfter`: a second kernel resumes the session and compacts it (its requests are the compaction's: not compared)
+    compactAfter: scenario.compactAfter ?? null,
+    compactRecordTo: join(dir, 'requests-compact.jsonl'),
     resultFile: join(dir, 'result.json'),
     modules: Object.fromEntries(Object.entries(MODULES()).map(([k, [, file]]) => [k, file])),
   }
@@ -88,8 +100,23 @@ export async function runKernelScenario(scenario, root) {
   const labeler = new Labeler()
   result.hookCalls = normalizeHookCalls(collectHookCalls(layout.run), pathMap, labeler)
   const recorded = readJsonLines(job.recordTo)
-  result.requests = requestDeltas(recorded.map((r) => kernelRequestItems(r.request, pathMap, scenario.rendering).items))
+  // the main session's requests, then each subagent's (its own session) as a conversation of its own
+  const mainSession = child?.sessionId ?? recorded[0]?.sessionId
+  const { main, subagents } = splitConversations(
+    recorded.map((r) => ({
+      conversation: r.sessionId === mainSession ? null : r.sessionId,
+      items: kernelRequestItems(r.request, pathMap, scenario.rendering).items,
+    })),
+    null,
+  )
+  result.requests = main
+  if (subagents.length) result.subagentRequests = subagents
   result.hookTexts = hookTexts(result.requests)
+  if (child?.compactions)
+    result.info.compactions = child.compactions.map((c) => ({
+      ...c,
+      ...(c.summary ? { summary: normalizePaths(c.summary, pathMap) } : {}),
+    }))
   const turn = child?.turns?.[0]
   result.outcome = turn
     ? {

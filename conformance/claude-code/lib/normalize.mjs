@@ -2,7 +2,7 @@
 // each model request are reduced to a form where only behaviour that the dialect owns can differ.
 import { normalizePaths } from '../../lib/normalize.mjs'
 
-export { normalizePaths, requestDeltas } from '../../lib/normalize.mjs'
+export { normalizePaths, requestDeltas, splitConversations } from '../../lib/normalize.mjs'
 
 // ---- hook calls ------------------------------------------------------------------------------
 
@@ -18,6 +18,8 @@ export const RELABEL_KEYS = {
   prompt_id: 'prompt',
   tool_use_id: 'call',
   agent_id: 'agent',
+  // the Agent tool's tool_response names the subagent's agent_id
+  agentId: 'agent',
   turn_id: 'turn',
   message_id: 'message',
 }
@@ -107,7 +109,12 @@ export function normalizeHookCalls(calls, pathMap, labeler = new Labeler()) {
       payload = relabelDeep(JSON.parse(raw), labeler)
       // PostToolBatch carries each call's model-visible result text: the tool's own output format is the tool's
       if (payload.hook_event_name === 'PostToolBatch' && Array.isArray(payload.tool_calls))
-        for (const c of payload.tool_calls) if (typeof c?.tool_response === 'string') c.tool_response = toolOutputText(c.tool_response)
+        for (const c of payload.tool_calls) {
+          if (c?.tool_name === 'Agent') c.tool_response = agentBatchResponse(c.tool_response)
+          else if (typeof c?.tool_response === 'string') c.tool_response = toolOutputText(c.tool_response)
+        }
+      if (payload.tool_name === 'Agent' && payload.tool_response && typeof payload.tool_response === 'object')
+        payload.tool_response = agentToolResponse(payload.tool_response)
     } catch {
       payload = { __unparsable_stdin: raw }
     }
@@ -132,6 +139,66 @@ export function normalizeHookCalls(calls, pathMap, labeler = new Labeler()) {
   })
 }
 
+// ---- subagents (Claude Code's Agent tool) ------------------------------------------------------
+
+/**
+ * Values of the Agent tool's `tool_response` (PostToolUse) that are measured or not the kernel's to match: they
+ * become `<measured: TYPE>` on both sides (the key, its position and its type still compare). Measured: times, token
+ * counts, usage, the hash of Claude Code's note section. Not the kernel's: `resolvedModel` (the kernel's model is the
+ * directive model, not Claude's) and `canContinueAgent` (true in Claude Code, whose SendMessage continues an agent;
+ * false in the kernel, which has no SendMessage).
+ */
+export const AGENT_RESPONSE_MEASURED = [
+  'totalDurationMs',
+  'totalTokens',
+  'usage',
+  'harnessSectionHash',
+  'duration_ms',
+  'resolvedModel',
+  'canContinueAgent',
+]
+
+export function agentToolResponse(response) {
+  const out = {}
+  for (const [k, v] of Object.entries(response)) out[k] = AGENT_RESPONSE_MEASURED.includes(k) ? `<measured: ${typeOfValue(v)}>` : v
+  return out
+}
+const typeOfValue = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)
+
+/**
+ * Claude Code's hand-back frame around a foreground subagent's report (2.1.332): its notes (a `<tools-used-before-summary>`
+ * note), `[Subagent hand-back] … The report follows:`, the report indented by two spaces, then `agentId: <id> (use
+ * SendMessage …)` and `<usage>…</usage>`. The frame is Claude's own text (the kernel's Agent tool gives the notes and
+ * the report), so both become `<subagent report>\n<notes><report>`.
+ */
+const HAND_BACK =
+  /^([\s\S]*?)\[Subagent hand-back\][^\n]*The report follows:\n([\s\S]*?)\nagentId: a[0-9a-f]{16}\b[^\n]*(?:\n<usage>[\s\S]*?<\/usage>)?$/
+const dedent = (text) =>
+  text
+    .split('\n')
+    .map((l) => l.replace(/^ {2}/, ''))
+    .join('\n')
+
+export function agentReport(side, text) {
+  if (side === 'claude') {
+    const m = HAND_BACK.exec(text)
+    if (!m) return text
+    const notes = dedent(m[1]).replace(/\n+$/, '\n').replace(/^\n$/, '')
+    return `<subagent report>\n${notes}${dedent(m[2])}`
+  }
+  return `<subagent report>\n${text}`
+}
+
+const sideOf = (text) => (text.includes('[Subagent hand-back]') ? 'claude' : 'kernel')
+
+/** PostToolBatch's `tool_response` of an Agent call (both: the model-visible text, in text blocks). */
+function agentBatchResponse(response) {
+  if (typeof response === 'string') return agentReport(sideOf(response), response)
+  if (Array.isArray(response))
+    return response.map((b) => (b?.type === 'text' && typeof b.text === 'string' ? { ...b, text: agentReport(sideOf(b.text), b.text) } : b))
+  return response
+}
+
 // ---- model-visible items -----------------------------------------------------------------------
 
 /**
@@ -152,6 +219,9 @@ export const CLAUDE_OWN_TOOL_RESULT_REMINDER = /\n\n<system-reminder>\n<total_to
  * SessionStart text put before it (`T\n\n`) and UserPromptSubmit text put after it (`\n\nT`), before
  * the closing date line. Only the hook parts are kept.
  */
+const CLAUDE_OWN_SYSTEM_LEAD = /^The following deferred tools are now available via ToolSearch\.[\s\S]*?(?:\n\n|$)/
+/** Claude Code's own system-role messages (a subagent's requests get them after its first tool results): dropped. */
+const CLAUDE_OWN_SYSTEM_MESSAGE = /^Available agent types for the Agent tool:\n/
 const PER_TURN_HEAD = '# Environment\nYou have been invoked in the following environment'
 const PER_TURN_DATE = /\n\nToday's date is \d{4}-\d{2}-\d{2}\.$/
 const HOOK_TEXT_START = /\n\n(?=[A-Z][A-Za-z]+(?::\S+)? hook (?:additional context|success|blocking error|error)\b)/
@@ -159,7 +229,8 @@ const HOOK_TEXT_START = /\n\n(?=[A-Z][A-Za-z]+(?::\S+)? hook (?:additional conte
 export function splitPerTurnSystemText(text) {
   const head = text.indexOf(PER_TURN_HEAD)
   if (head < 0) return null
-  const before = text.slice(0, head).replace(/\n\n$/, '')
+  // in a subagent's request, Claude's deferred-tools list comes before its environment section
+  const before = text.slice(0, head).replace(/\n\n$/, '').replace(CLAUDE_OWN_SYSTEM_LEAD, '')
   let rest = text.slice(head)
   const date = PER_TURN_DATE.exec(rest)
   if (date) rest = rest.slice(0, date.index)
@@ -173,8 +244,9 @@ const REMINDER_SPLIT = '\n\n<system-reminder>\n'
  * A tool_result content string as items: the tool's own output (normalized: see `toolBody`) and,
  * when a hook text was appended to it (classic rendering), that suffix verbatim.
  */
-function toolResultItem(side, content, isError, rendering, pathMap) {
+function toolResultItem(side, content, isError, rendering, pathMap, agent = false) {
   let text = normalizePaths(content, pathMap)
+  if (agent && !isError) return { kind: 'tool_result', parts: [agentReport(side, text)] }
   if (side === 'claude') text = text.replace(CLAUDE_OWN_TOOL_RESULT_REMINDER, '')
   const i = text.indexOf(REMINDER_SPLIT)
   let body = i >= 0 ? text.slice(0, i) : text
@@ -249,9 +321,14 @@ export function claudeRequestItems(body, pathMap, rendering) {
   const items = []
   let ignored = 0
   const norm = (s) => normalizePaths(s, pathMap)
+  const agentCalls = new Set()
   for (const m of body?.messages ?? []) {
     if (m.role === 'system') {
       const text = contentText(m.content)
+      if (CLAUDE_OWN_SYSTEM_MESSAGE.test(text)) {
+        ignored++
+        continue
+      }
       const split = splitPerTurnSystemText(text)
       if (split) {
         ignored++
@@ -280,10 +357,12 @@ export function claudeRequestItems(body, pathMap, rendering) {
         texts.push(norm(b.text))
       } else if (b.type === 'tool_use') {
         flush()
+        if (b.name === 'Agent') agentCalls.add(b.id)
         items.push({ kind: 'tool_call', parts: [norm(toolCallText(b.name, b.input))] })
       } else if (b.type === 'tool_result') {
         flush()
-        items.push(toolResultItem('claude', contentText(b.content), b.is_error === true, rendering, pathMap))
+        const agent = agentCalls.has(b.tool_use_id)
+        items.push(toolResultItem('claude', contentText(b.content), b.is_error === true, rendering, pathMap, agent))
       } else if (b.type === 'thinking' || b.type === 'redacted_thinking') {
         ignored++
       } else {
@@ -300,6 +379,7 @@ export function claudeRequestItems(body, pathMap, rendering) {
 export function kernelRequestItems(request, pathMap, rendering) {
   const items = []
   const norm = (s) => normalizePaths(s, pathMap)
+  const agentCalls = new Set()
   for (const m of request?.messages ?? []) {
     const kind = m.role === 'developer' ? 'system' : m.role === 'tool' ? 'user' : m.role
     let texts = []
@@ -311,10 +391,12 @@ export function kernelRequestItems(request, pathMap, rendering) {
       if (b.type === 'text') texts.push(norm(b.text))
       else if (b.type === 'tool_call') {
         flush()
+        if (b.name === 'Agent') agentCalls.add(b.id)
         items.push({ kind: 'tool_call', parts: [norm(toolCallText(b.name, b.input))] })
       } else if (b.type === 'tool_result') {
         flush()
-        items.push(toolResultItem('kernel', String(b.output), b.isError === true, rendering, pathMap))
+        const agent = agentCalls.has(b.callId)
+        items.push(toolResultItem('kernel', String(b.output), b.isError === true, rendering, pathMap, agent))
       } else {
         flush()
         items.push({ kind: b.type, parts: [norm(JSON.stringify(b))] })

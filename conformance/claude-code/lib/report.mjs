@@ -5,6 +5,7 @@ import { clip, fence, hookSequence, renderReport as render, requestLines } from 
 export function describeRun(result) {
   const seq = (detached) => hookSequence(result.hookCalls.filter((c) => c.detached === detached))
   const lines = [`hooks: ${seq(false)}`, `detached hooks: ${seq(true)}`, ...requestLines(result.requests, 200)]
+  for (const s of result.subagentRequests ?? []) lines.push(...requestLines(s.requests, 200).map((l) => `${s.conversation} ${l}`))
   const o = result.outcome ?? {}
   lines.push(`outcome: ${o.status}${o.reason ? ` (${clip(JSON.stringify(o.reason), 160)})` : ''}`)
   for (const n of result.info?.notifications ?? result.info?.notices ?? []) lines.push(`notice: ${clip(JSON.stringify(n), 200)}`)

@@ -12,7 +12,11 @@ const KNOWN_KEYS = new Set([
   'modes',
   'hooks',
   'settingsFlag',
+  'settingsExtra',
+  'mcpJson',
+  'compactAfter',
   'kernelPolicy',
+  'subagents',
   'renderings',
   'bypass',
   'args',
@@ -21,7 +25,7 @@ const KNOWN_KEYS = new Set([
   'timeoutMs',
 ])
 const RENDERINGS = ['system', 'classic']
-const EXPECT_KEYS = new Set(['requests', 'hooks', 'detached', 'contains', 'absent', 'outcome'])
+const EXPECT_KEYS = new Set(['requests', 'subagentRequests', 'hooks', 'detached', 'contains', 'absent', 'outcome'])
 
 function validate(name, s) {
   const problems = commonProblems(s, KNOWN_KEYS)
@@ -34,7 +38,13 @@ function validate(name, s) {
     problems.push('hooks is the "hooks" object of the project settings.json (null: no project settings)')
   if (s.settingsFlag !== undefined && (typeof s.settingsFlag !== 'object' || s.settingsFlag === null || Array.isArray(s.settingsFlag)))
     problems.push('settingsFlag is the "hooks" object of a --settings file')
+  for (const key of ['settingsExtra', 'mcpJson'])
+    if (s[key] !== undefined && (typeof s[key] !== 'object' || s[key] === null || Array.isArray(s[key])))
+      problems.push(`${key} must be an object`)
+  if (s.compactAfter !== undefined && typeof s.compactAfter !== 'string')
+    problems.push('compactAfter is the /compact instructions (a string, may be empty)')
   if (s.kernelPolicy !== undefined && s.kernelPolicy !== 'ask-shell') problems.push('kernelPolicy must be "ask-shell"')
+  if (s.subagents !== undefined && typeof s.subagents !== 'boolean') problems.push('subagents must be a boolean')
   throwProblems(name, problems)
 }
 
@@ -62,7 +72,11 @@ export async function loadScenarios(filters = []) {
         modes: s.modes,
         hooks: s.hooks === undefined ? standardHooks() : s.hooks,
         settingsFlag: s.settingsFlag,
+        settingsExtra: s.settingsExtra,
+        mcpJson: s.mcpJson,
+        compactAfter: s.compactAfter,
         kernelPolicy: s.kernelPolicy,
+        subagents: s.subagents ?? false,
         rendering,
         bypass: s.bypass ?? true,
         args: s.args ?? [],

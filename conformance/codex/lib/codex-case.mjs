@@ -4,11 +4,15 @@ import { join } from 'node:path'
 import { readJsonLines } from '../../lib/files.mjs'
 import { orderOccurrences } from '../../lib/hook-calls.mjs'
 import { runProcess } from '../../lib/process.mjs'
+import { MCP_SERVER_SCRIPT } from '../../lib/real-clients.mjs'
 import { cleanEnv, HOOK_SCRIPT, runCaseScript } from './env.mjs'
 
-/** `@HOOK@` in hook commands (hooks.json and config.extra.toml) becomes the path of lib/hook.sh. */
+/**
+ * `@HOOK@` in hook commands (hooks.json and config.extra.toml) becomes the path of lib/hook.sh, and `@MCP_SERVER@`
+ * the path of conformance/lib/mcp-server.mjs.
+ */
 export function substituteHook(text) {
-  return text.replaceAll('@HOOK@', HOOK_SCRIPT)
+  return text.replaceAll('@HOOK@', HOOK_SCRIPT).replaceAll('@MCP_SERVER@', MCP_SERVER_SCRIPT)
 }
 
 /**

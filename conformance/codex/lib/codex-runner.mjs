@@ -3,12 +3,16 @@ import { join } from 'node:path'
 import { readText } from '../../lib/files.mjs'
 import { lastLines } from '../../lib/process.mjs'
 import { collectHookCalls, readCodexRequests, runCase, writeCaseDir } from './codex-case.mjs'
-import { casePathMap, codexRequestItems, normalizeHookCalls, requestDeltas } from './normalize.mjs'
+import { agentIdMap, casePathMap, codexRequestItems, normalizeHookCalls, splitConversations } from './normalize.mjs'
 
 /** The run-case.sh inputs for a scenario (app-server mode when it has several turns or an `app` block). */
 export function codexCaseSpec(scenario) {
   const spec = { plan: scenario.plan, hooks: { hooks: scenario.hooks }, handlers: scenario.handlers, configExtra: scenario.configExtra }
-  if (scenario.turns) spec.app = { steps: scenario.turns.map((text) => ({ op: 'turn', text })), ...(scenario.app ?? {}) }
+  if (scenario.turns)
+    spec.app = {
+      steps: scenario.turns.map((turn) => (typeof turn === 'string' ? { op: 'turn', text: turn } : { op: 'compact' })),
+      ...(scenario.app ?? {}),
+    }
   else spec.prompt = scenario.prompt ?? 'run the tool'
   return spec
 }
@@ -39,21 +43,42 @@ export function normalizeCodexRun(scenario, caseDir) {
       [join(caseDir, 'responses'), '<HOOK_RESP>'],
     ],
   })
-  const requests = readCodexRequests(caseDir).filter((r) => r.lane === 'all' || r.lane === 'root')
+  const calls = collectHookCalls(join(caseDir, 'out'))
+  // agent ids in model-visible text get the labels of the hooks' agent_id
+  const textMap = [...pathMap, ...agentIdMap(calls)]
+  const all = readCodexRequests(caseDir)
+  // the root thread's requests, and the subagents' (the fake server's `sub` lane), each thread a conversation of its own
+  const requests = all.filter((r) => r.lane === 'all' || r.lane === 'root' || r.lane === 'sub')
   let ignoredItems = 0
   const itemLists = requests.map((r) => {
-    const { items, ignored } = codexRequestItems(r.body, pathMap)
+    const { items, ignored } = codexRequestItems(r.body, textMap)
     ignoredItems += ignored
-    return items
+    return { conversation: r.lane === 'sub' ? threadOf(r) : null, items }
   })
-  const calls = collectHookCalls(join(caseDir, 'out'))
+  const { main, subagents } = splitConversations(itemLists, null)
   return {
     scenario: scenario.name,
     side: 'codex',
     hookCalls: normalizeHookCalls(calls, pathMap),
-    requests: requestDeltas(itemLists),
-    // what the fake model answered, request by request (`auto` resolved), for the kernel's script
-    modelSteps: requests.map((r) => ({ ...r.step, callId: r.lane === 'all' ? `call_${r.n}` : `call_${r.lane}_${r.n}` })),
+    requests: main,
+    ...(subagents.length ? { subagentRequests: subagents } : {}),
+    // what the fake model answered, request by request (`auto` resolved), for the kernel's script: the root thread's
+    // requests and, where Codex compacted, the compaction requests (`lane: 'compaction'`) in between; `usage`: the
+    // total_tokens a `usage` step of the plan reported
+    // requests and, where Codex compacted, the compaction requests (`lane: 'compaction'`) in between; the subagents'
+    // requests (`lane: 'sub'`, in the order the fake server answered them); `delayMs`: how long a `delay` step held it
+    modelSteps: all
+      .filter((r) => r.lane === 'all' || r.lane === 'root' || r.lane === 'compaction' || r.lane === 'sub')
+      .map((r) => {
+        const usage = planUsage(scenario.plan, r.lane, r.n)
+        return {
+          ...r.step,
+          callId: r.lane === 'all' ? `call_${r.n}` : `call_${r.lane}_${r.n}`,
+          ...(r.lane === 'compaction' || r.lane === 'sub' ? { lane: r.lane } : {}),
+          ...(usage === undefined ? {} : { usage }),
+          ...(r.delay_ms ? { delayMs: r.delay_ms } : {}),
+        }
+      }),
     info: {
       rc: readText(join(caseDir, 'codex.rc')).trim(),
       mode: scenario.turns ? 'app-server' : 'exec',
@@ -63,6 +88,27 @@ export function normalizeCodexRun(scenario, caseDir) {
       caseDir,
     },
   }
+}
+
+/** The thread a request was made for (its `x-codex-turn-metadata` header's thread_id). */
+function threadOf(request) {
+  try {
+    return JSON.parse(request.headers?.['x-codex-turn-metadata'] ?? '{}').thread_id ?? 'sub'
+  } catch {
+    return 'sub'
+  }
+}
+
+/** The `total_tokens` of a `usage` step the fake server answered request `n` of `lane` with (its plan rule), if any. */
+function planUsage(plan, lane, n) {
+  const steps = Array.isArray(plan) ? plan : (plan?.[lane] ?? plan?.root)
+  let step = steps?.[Math.min(n, steps.length - 1)]
+  let usage
+  while (step && (step.kind === 'usage' || step.kind === 'delay')) {
+    if (step.kind === 'usage') usage = step.total_tokens
+    step = step.then
+  }
+  return usage
 }
 
 /** exec mode: the `hook: <Event> <Status>` lines of stderr other than Completed. */

@@ -1,7 +1,16 @@
 // Compares the normalized Codex result (expected) with the normalized kernel result (actual); the
 // comparators both suites share are in ../../lib/compare.mjs.
-import { checkHookKeys, checkModelText, compareHookCalls, compareRequests, compareShape, show } from '../../lib/compare.mjs'
-import { RELABEL_KEYS, VALUE_KEYS } from './normalize.mjs'
+import {
+  allRequests,
+  checkHookKeys,
+  checkModelText,
+  compareHookCalls,
+  compareRequests,
+  compareShape,
+  compareSubagentRequests,
+  show,
+} from '../../lib/compare.mjs'
+import { hookSequences, RELABEL_KEYS, VALUE_KEYS } from './normalize.mjs'
 
 /** One hook call: stdin format, shape, and the values of VALUE_KEYS and RELABEL_KEYS. */
 export function compareHookCall(exp, act) {
@@ -28,18 +37,26 @@ export function compareResults(codex, kernel) {
   const add = (area, where, detail) => mismatches.push({ area, where, detail })
   if (kernel.error) add('kernel', 'run', kernel.error)
 
-  // (a) hook calls: which, in what order, and each payload
-  compareHookCalls(add, codex.hookCalls, kernel.hookCalls, compareHookCall)
+  // (a) hook calls: which, in what order (the root's and each subagent's apart), and each payload
+  compareHookCalls(add, codex.hookCalls, kernel.hookCalls, compareHookCall, hookSequences(codex, kernel))
 
-  // (b) model-visible request deltas
+  // (b) model-visible request deltas: the root thread's, then each subagent's
   compareRequests(add, codex.requests, kernel.requests)
+  compareSubagentRequests(add, codex.subagentRequests, kernel.subagentRequests)
   return mismatches
 }
 
 /** The scenario's own sanity checks on the Codex run (does the scenario do what it says?). */
 export function checkExpectations(scenario, codex) {
   const expect = scenario.expect ?? {}
-  const problems = checkModelText(expect, codex.requests)
+  const problems = checkModelText({ ...expect, requests: undefined }, allRequests(codex))
+  if (expect.requests !== undefined && codex.requests.length !== expect.requests)
+    problems.push(`${codex.requests.length} model request(s), expected ${expect.requests}`)
+  if (expect.subagentRequests !== undefined) {
+    const got = (codex.subagentRequests ?? []).map((s) => s.requests.length)
+    if (got.join(',') !== expect.subagentRequests.join(','))
+      problems.push(`subagent model requests [${got.join(', ')}], expected [${expect.subagentRequests.join(', ')}]`)
+  }
   if (expect.hooks) problems.push(...checkHookKeys('hook calls', codex.hookCalls, expect.hooks))
   return problems
 }

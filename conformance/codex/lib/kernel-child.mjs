@@ -4,17 +4,88 @@
 import { pathToFileURL } from 'node:url'
 import { kernelChild, runTurns } from '../../lib/kernel-child.mjs'
 
+/**
+ * The scripted model, with the usage Codex's answers reported (the fake server's `usage` steps): call `i` reports
+ * `usage[i]` total tokens (5 of them output), so the kernel's compactor sees what Codex saw.
+ */
+function withUsage(model, usage) {
+  let call = 0
+  const provider = {
+    id: model.id,
+    async generate(request, options) {
+      const total = usage[call++] ?? null
+      const response = await model.generate(request, options)
+      return total === null ? response : { ...response, usage: { inputTokens: total - 5, outputTokens: 5 } }
+    },
+  }
+  return {
+    name: 'conformance-scripted-model-usage',
+    model: provider,
+    setup(kernel) {
+      kernel.provide('model', provider, { lifetime: 'kernel' })
+    },
+  }
+}
+
+/**
+ * The model by lane, as the fake server answers: the main session's requests get the root script, every other
+ * session's (the subagents') the sub script; each call of a lane first waits the `delay` Codex's answer was held.
+ */
+function laneModel(root, sub, { delays, subDelays }) {
+  let mainSession
+  const calls = { root: 0, sub: 0 }
+  const sleep = (ms) => (ms ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined)
+  const provider = {
+    id: root.id,
+    async generate(request, options) {
+      mainSession ??= options?.sessionId
+      const lane = options?.sessionId === mainSession ? 'root' : 'sub'
+      const i = calls[lane]++
+      await sleep((lane === 'root' ? delays : subDelays)[i] ?? 0)
+      return (lane === 'root' ? root : sub).generate(request, options)
+    },
+  }
+  return {
+    name: 'conformance-lane-model',
+    setup(kernel) {
+      kernel.provide('model', provider, { lifetime: 'kernel' })
+    },
+  }
+}
+
 await kernelChild(async (job, result) => {
-  const { createKernel } = await import('@harness-kernel/kernel')
+  const { compaction, createKernel } = await import('@harness-kernel/kernel')
   const { scriptedModel } = await import('@harness-kernel/scripted-model')
   const { tools } = await import('@harness-kernel/tools')
-  const { codexHooks } = await import(job.dialectModule ? pathToFileURL(job.dialectModule).href : '@harness-kernel/codex')
+  const { codexHooks, loadCodexMcpServers } = await import(
+    job.dialectModule ? pathToFileURL(job.dialectModule).href : '@harness-kernel/codex'
+  )
+  const scripted = scriptedModel({ script: job.steps, recordTo: job.recordTo })
+  let model = job.usage.some((u) => u !== null) ? withUsage(scripted.model, job.usage) : scripted
+  if (job.subagents) {
+    const sub = scriptedModel({ script: job.subSteps, recordTo: job.subRecordTo })
+    model = laneModel(model.model, sub.model, job)
+  }
+  const plugins = [model, tools(), codexHooks({ codexHome: job.codexHome, trust: 'all', model: job.model })]
+  if (job.subagents) {
+    const { subagents } = await import('@harness-kernel/subagents')
+    plugins.push(subagents({ tools: 'codex' }))
+  }
+  // the MCP servers of config.toml's [mcp_servers], read as Codex reads them, run by mcp()
+  const { servers, warnings } = loadCodexMcpServers({ cwd: job.cwd, codexHome: job.codexHome })
+  if (Object.keys(servers).length > 0 || warnings.length > 0) {
+    const { mcp } = await import('@harness-kernel/mcp')
+    result.mcpServers = Object.keys(servers)
+    plugins.push(mcp({ servers, notices: warnings }))
+  }
+  // Codex's compacted history (the user's messages within 20,000 tokens, then the summary), for manual compactions
+  // too; model_auto_compact_token_limit: compact once the last response's total tokens reach the limit
+  const codexShape = { retain: 'user-messages', keepTokens: 20_000 }
+  plugins.push(
+    compaction(job.autoCompactTokenLimit === null ? codexShape : { ...codexShape, contextWindow: job.autoCompactTokenLimit, threshold: 1 }),
+  )
   const kernel = createKernel(
-    [
-      scriptedModel({ script: job.steps, recordTo: job.recordTo }),
-      tools(),
-      codexHooks({ codexHome: job.codexHome, trust: 'all', model: job.model }),
-    ],
+    plugins,
     // Codex has no Stop-continuation cap (codex-hooks.md §10.1)
     { cwd: job.cwd, sessionsDir: job.sessionsDir, maxStopContinuations: Number.POSITIVE_INFINITY },
   )

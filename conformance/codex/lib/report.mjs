@@ -3,7 +3,9 @@ import { hookSequence, renderReport as render, requestLines } from '../../lib/re
 
 /** What one side did: hook calls and request deltas, compactly. */
 export function describeRun(result) {
-  return [`hooks: ${hookSequence(result.hookCalls)}`, ...requestLines(result.requests, 160)]
+  const lines = [`hooks: ${hookSequence(result.hookCalls)}`, ...requestLines(result.requests, 160)]
+  for (const s of result.subagentRequests ?? []) lines.push(...requestLines(s.requests, 160).map((l) => `${s.conversation} ${l}`))
+  return lines
 }
 
 /**

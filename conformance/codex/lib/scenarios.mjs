@@ -14,6 +14,7 @@ const KNOWN_KEYS = new Set([
   'app',
   'expect',
   'timeoutMs',
+  'subagents',
 ])
 const HANDLER_FILE = /^[A-Za-z]+(-[A-Za-z0-9_]+)?(\.\d+)?\.(stdout|stderr|exit|sleep|sh)$/
 
@@ -22,8 +23,12 @@ function validate(name, s) {
   if (!s.plan) problems.push('plan is required')
   if (!s.hooks || typeof s.hooks !== 'object') problems.push('hooks (the "hooks" object of hooks.json) is required')
   if (s.prompt !== undefined && s.turns !== undefined) problems.push('give prompt or turns, not both')
+  for (const turn of s.turns ?? [])
+    if (typeof turn !== 'string' && !(turn && typeof turn === 'object' && turn.compact === true))
+      problems.push('turns holds prompts and { compact: true } (a manual compaction)')
   for (const f of Object.keys(s.handlers ?? {}))
     if (!HANDLER_FILE.test(f)) problems.push(`handler file name "${f}" is not <Event>[-<tag>][.<N>].<ext>`)
+  if (s.subagents !== undefined && typeof s.subagents !== 'boolean') problems.push('subagents must be a boolean')
   throwProblems(name, problems)
 }
 

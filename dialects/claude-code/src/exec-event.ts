@@ -32,6 +32,7 @@ import {
   type HandlerRunSpec,
   handlerDedupKey,
   hookEnv,
+  type McpToolCaller,
   runHandlers,
 } from './run/index.js'
 import type { ClaudeHandler, LoadedClaudeCodeHooks } from './types.js'
@@ -64,11 +65,13 @@ export interface ExecClaudeCodeEventOptions {
   envFileDir?: string
   /** Used by http handlers. Default the global `fetch`. */
   fetch?: typeof fetch
+  /** The MCP servers mcp_tool handlers call (`@harness-kernel/mcp`'s `McpClients`); without it they fail as with an unknown server. */
+  mcpClients?: McpToolCaller
 }
 
 export interface ExecClaudeCodeEventRun {
   handler: RunnableHandler
-  /** The configured command string, http URL or prompt: the `<cmd>` of the texts. */
+  /** The configured command string, http URL, prompt or `<server>/<tool>`: the `<cmd>` of the texts. */
   label: string
   result: HandlerRunResult
   /** The run as Claude Code reads it. */
@@ -84,7 +87,7 @@ export interface ExecClaudeCodeEventRun {
 /** A handler of the event that matched the payload but did not run. */
 export interface ExecClaudeCodeEventSkip {
   handler: ClaudeHandler
-  /** `unsupported`: a type the kernel does not run (`agent`, `mcp_tool`, unknown); `duplicate`: identical to `duplicateOf`, which ran. */
+  /** `unsupported`: a type the kernel does not run (`agent`, unknown); `duplicate`: identical to `duplicateOf`, which ran. */
   reason: 'unsupported' | 'duplicate'
   duplicateOf?: string
 }
@@ -210,13 +213,23 @@ export async function execClaudeCodeEvent(options: ExecClaudeCodeEventOptions): 
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     }),
   )
-  const results = await runHandlers({ processRunner: options.processRunner, model: options.model, fetch: options.fetch }, specs)
+  const results = await runHandlers(
+    { processRunner: options.processRunner, model: options.model, fetch: options.fetch, mcpClients: options.mcpClients },
+    specs,
+  )
   const runs = handlers.map((handler, index): ExecClaudeCodeEventRun => {
     const result = results[index]!
     const timeoutSec = timeoutMs(handler) / 1000
-    const output = readHookOutput(result, { event, timeoutSec, continueOnBlock: handler.type === 'prompt' && handler.continueOnBlock })
+    const label = labelOf(handler)
+    const output = readHookOutput(result, {
+      event,
+      timeoutSec,
+      continueOnBlock: handler.type === 'prompt' && handler.continueOnBlock,
+      onFailure: handler.type === 'mcp_tool' ? handler.onFailure : undefined,
+      label,
+    })
     const async = handler.type === 'command' && handler.async
-    return { handler, label: labelOf(handler), result, output, completionIndex: result.completionIndex, async, timeoutSec }
+    return { handler, label, result, output, completionIndex: result.completionIndex, async, timeoutSec }
   })
 
   const mergeRuns: MergeRun[] = runs
@@ -379,7 +392,7 @@ function gateTexts(
       return gate.blocks.map(
         (block): ExecModelText => ({
           kind: 'stop_feedback',
-          text: block.form === 'exit2' ? stopFeedbackText(event, block.reason) : blockingErrorText(name, block.command, block.reason),
+          text: block.form === 'exit2' ? stopFeedbackText(block.reason) : blockingErrorText(name, block.command, block.reason),
         }),
       )
     }

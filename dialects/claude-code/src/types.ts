@@ -52,13 +52,27 @@ export interface PromptHandler extends HandlerCommon {
   continueOnBlock: boolean
 }
 
-/** `agent`, `mcp_tool` and unknown types: loaded, listed, never run (one notice per session, `hook/run` outcome `skipped`). */
+/**
+ * Calls `tool` on the MCP server `server` (one the kernel's `mcp()` plugin runs) with `input`, its string values
+ * interpolated from the payload (`${tool_input.file_path}`); the tool's text is read like a command's stdout.
+ */
+export interface McpToolHandler extends HandlerCommon {
+  type: 'mcp_tool'
+  server: string
+  tool: string
+  /** The tool's arguments as configured (before interpolation); undefined: `{}`. */
+  input: Record<string, unknown> | undefined
+  /** `block`: a failed call blocks what the event guards (Claude Code's `onFailure`; any value but `continue` reads as `block`). */
+  onFailure: 'continue' | 'block'
+}
+
+/** `agent` and unknown types: loaded, listed, never run (one notice per session, `hook/run` outcome `skipped`). */
 export interface UnsupportedHandler extends HandlerCommon {
   type: string
   raw: Record<string, unknown>
 }
 
-export type ClaudeHandler = CommandHandler | HttpHandler | PromptHandler | UnsupportedHandler
+export type ClaudeHandler = CommandHandler | HttpHandler | PromptHandler | McpToolHandler | UnsupportedHandler
 
 export function isCommandHandler(handler: ClaudeHandler): handler is CommandHandler {
   return handler.type === 'command'
@@ -69,8 +83,11 @@ export function isHttpHandler(handler: ClaudeHandler): handler is HttpHandler {
 export function isPromptHandler(handler: ClaudeHandler): handler is PromptHandler {
   return handler.type === 'prompt'
 }
-export function isRunnableType(handler: ClaudeHandler): handler is CommandHandler | HttpHandler | PromptHandler {
-  return handler.type === 'command' || handler.type === 'http' || handler.type === 'prompt'
+export function isMcpToolHandler(handler: ClaudeHandler): handler is McpToolHandler {
+  return handler.type === 'mcp_tool'
+}
+export function isRunnableType(handler: ClaudeHandler): handler is CommandHandler | HttpHandler | PromptHandler | McpToolHandler {
+  return handler.type === 'command' || handler.type === 'http' || handler.type === 'prompt' || handler.type === 'mcp_tool'
 }
 
 /** A handler that loaded but will never run, and why (a gate, an unknown event, an unsupported type, a URL not allowed). */

@@ -2,7 +2,7 @@
 /**
  * claude-code-hooks.md §9, "Configuration" (items 1–7), end to end: every settings source, plugin directories, the
  * `disableAllHooks` / `allowManagedHooksOnly` gates, unknown entries, `http` handlers against a real local server, and
- * the skipped `agent` / `mcp_tool` types, each selecting (or not) real hook processes in a real kernel session.
+ * the skipped `agent` type, each selecting (or not) real hook processes in a real kernel session.
  */
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
@@ -437,7 +437,7 @@ describe('checklist: unknown entries and handler types (claude-code-hooks.md §9
     })
   })
 
-  it('7. skipped `agent` and `mcp_tool` handlers: one notice each per session, and a `hook/run` with outcome `skipped` per invocation', async () => {
+  it('7. skipped `agent` handlers: one notice each per session, and a `hook/run` with outcome `skipped` per invocation; `mcp_tool` handlers run', async () => {
     const { plugin, seen } = noticeTap()
     const h = harness({
       script: [bash('echo one', 'toolu_1'), bash('echo two', 'toolu_2'), { text: 'done' }],
@@ -463,9 +463,12 @@ describe('checklist: unknown entries and handler types (claude-code-hooks.md §9
     ])
     expect(h.calls('PreToolUse')).toHaveLength(2)
     const path = join(h.project, '.claude', 'settings.json')
+    // No mcp() plugin here: the mcp_tool handler runs and fails as Claude Code's does for a server it does not have.
+    const failed = `PreToolUse:Bash hook guard/check failed: MCP server 'guard' not connected`
     const expected = [
       `PreToolUse hook ${path}:PreToolUse:0:0 has type "agent", which the kernel does not run; it was skipped`,
-      `PreToolUse hook ${path}:PreToolUse:0:1 has type "mcp_tool", which the kernel does not run; it was skipped`,
+      failed,
+      failed,
     ]
     expect(seen.filter((notice) => notice.source === PLUGIN).map((notice) => [notice.level, notice.text])).toEqual(
       expected.map((text) => ['warning', text]),
@@ -473,10 +476,10 @@ describe('checklist: unknown entries and handler types (claude-code-hooks.md §9
     expect(pluginNotices(session.transcriptPath).map((notice) => notice.text)).toEqual(expected)
     expect(hookRuns(session.transcriptPath).map((run) => [run.key, run.handlerType, run.outcome])).toEqual([
       [`${path}:PreToolUse:0:0`, 'agent', 'skipped'],
-      [`${path}:PreToolUse:0:1`, 'mcp_tool', 'skipped'],
+      [`${path}:PreToolUse:0:1`, 'mcp_tool', 'error'],
       [`${path}:PreToolUse:0:2`, 'command', 'success'],
       [`${path}:PreToolUse:0:0`, 'agent', 'skipped'],
-      [`${path}:PreToolUse:0:1`, 'mcp_tool', 'skipped'],
+      [`${path}:PreToolUse:0:1`, 'mcp_tool', 'error'],
       [`${path}:PreToolUse:0:2`, 'command', 'success'],
     ])
   })

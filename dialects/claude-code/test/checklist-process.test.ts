@@ -226,7 +226,7 @@ describe('checklist: the hook process (claude-code-hooks.md §9, 15–16)', () =
 })
 
 describe('checklist: payloads (claude-code-hooks.md §9, 17–21)', () => {
-  it('17. each event’s keys and key order equal §5 (without agent_transcript_path and compact_summary, which the kernel’s points do not carry)', async () => {
+  it('17. each event’s keys and key order equal §5 (the points fired as a plugin would, on the main session: SubagentStop has no subagent log to name, PostCompact no summary)', async () => {
     const { calls } = await everyEvent({ effort: 'medium' })
     const expected: Record<string, string[]> = {
       SessionStart: [...BASE, 'hook_event_name', 'source'],

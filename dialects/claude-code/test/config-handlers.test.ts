@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${path}` here is hook configuration text, never a template.
 import { describe, expect, it } from 'vitest'
 import type { ClaudeHandler } from '../src/types.js'
 import { command, commands, dropReasons, hooksOn, sandbox, write } from './fixtures/config/layout.js'
@@ -176,22 +177,48 @@ describe('unknown events, types and fields load and are listed as unsupported (Â
     expect(loaded.warnings).toEqual([])
   })
 
-  it('lists agent and mcp_tool handlers as unsupported, keeping their raw objects', () => {
+  it('lists agent handlers as unsupported, keeping their raw objects', () => {
     const s = sandbox()
     const agent = { type: 'agent', prompt: 'Check $ARGUMENTS', model: 'sonnet', timeout: 60 }
-    const mcpTool = { type: 'mcp_tool', server: 'memory', tool: 'save', input: { x: 1 } }
-    write(s.paths.project, hooksOn('Stop', [agent, mcpTool]))
+    write(s.paths.project, hooksOn('Stop', [agent]))
     const loaded = s.load()
     expect(loaded.handlers).toEqual([])
-    expect(dropReasons(loaded)).toEqual([
-      'agent: handler type "agent" is not supported by the kernel',
-      'mcp_tool: handler type "mcp_tool" is not supported by the kernel',
-    ])
-    expect(loaded.dropped.map(({ handler }) => handler)).toMatchObject([
-      { type: 'agent', raw: agent, timeoutSec: 60, unknownFields: [] },
-      { type: 'mcp_tool', raw: mcpTool, unknownFields: [] },
-    ])
+    expect(dropReasons(loaded)).toEqual(['agent: handler type "agent" is not supported by the kernel'])
+    expect(loaded.dropped.map(({ handler }) => handler)).toMatchObject([{ type: 'agent', raw: agent, timeoutSec: 60, unknownFields: [] }])
     expect(loaded.warnings).toEqual([])
+  })
+
+  it('parses mcp_tool handlers: server, tool, input, onFailure (any value but "continue" reads as "block", as in Claude Code 2.1.332)', () => {
+    const s = sandbox()
+    const handlers = [
+      { type: 'mcp_tool', server: 'memory', tool: 'save', input: { x: '${tool_input.command}' }, timeout: 5, statusMessage: 'saving' },
+      { type: 'mcp_tool', server: 'memory', tool: 'save', onFailure: 'block' },
+      { type: 'mcp_tool', server: 'memory', tool: 'save', onFailure: 'continue' },
+      { type: 'mcp_tool', server: 'memory', tool: 'save', onFailure: 'yes' },
+      { type: 'mcp_tool', server: 'memory' },
+      { type: 'mcp_tool', server: 'memory', tool: 'save', input: 'x' },
+    ]
+    write(s.paths.project, hooksOn('Stop', handlers))
+    const loaded = s.load()
+    expect(loaded.handlers).toMatchObject([
+      {
+        type: 'mcp_tool',
+        server: 'memory',
+        tool: 'save',
+        input: { x: '${tool_input.command}' },
+        timeoutSec: 5,
+        statusMessage: 'saving',
+        onFailure: 'continue',
+        unknownFields: [],
+      },
+      { type: 'mcp_tool', input: undefined, onFailure: 'block' },
+      { type: 'mcp_tool', onFailure: 'continue' },
+      { type: 'mcp_tool', onFailure: 'block' },
+    ])
+    expect(loaded.warnings).toEqual([
+      `${s.paths.project}: hooks.Stop[0].hooks[4]: "tool" is required; skipped`,
+      `${s.paths.project}: hooks.Stop[0].hooks[5]: "input" must be an object, got "x"; skipped`,
+    ])
   })
 
   it('lists an unknown handler type as dropped, with a warning', () => {

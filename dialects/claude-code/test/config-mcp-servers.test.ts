@@ -40,8 +40,9 @@ describe("Claude Code's MCP servers", () => {
           command: 'npx',
           args: ['-y', '@modelcontextprotocol/server-memory'],
           env: { MEMORY_FILE_PATH: '/tmp/memory.jsonl' },
+          source: 'project',
         },
-        docs: { type: 'http', url: 'http://127.0.0.1:9000/mcp', headers: { Authorization: 'Bearer t-1' } },
+        docs: { type: 'http', url: 'http://127.0.0.1:9000/mcp', headers: { Authorization: 'Bearer t-1' }, source: 'project' },
       },
       warnings: [],
     })
@@ -64,15 +65,23 @@ describe("Claude Code's MCP servers", () => {
     expect(Object.keys(loadClaudeCodeMcpServers({ ...named, env: { HK_TOKEN: 't' } }).servers)).toEqual(['docs'])
   })
 
-  it('user and local servers from .claude.json, local winning; unusable entries left out naming why', () => {
+  it('user and local servers from .claude.json, local winning (source: its scope); unusable entries left out naming why', () => {
     const paths = layout({
       state: (projectDir: string) => ({
-        mcpServers: { shared: { command: 'user-shared' }, old: { type: 'sse', url: 'http://127.0.0.1:1/sse' }, nothing: {} },
+        mcpServers: {
+          shared: { command: 'user-shared' },
+          mine: { command: 'user-only' },
+          old: { type: 'sse', url: 'http://127.0.0.1:1/sse' },
+          nothing: {},
+        },
         projects: { [projectDir]: { mcpServers: { shared: { command: 'local-shared' }, secret: { url: 'http://x/${HK_UNSET}' } } } },
       }),
     })
     const { servers, warnings } = loadClaudeCodeMcpServers({ ...paths, env: {} })
-    expect(servers).toEqual({ shared: { type: 'stdio', command: 'local-shared' } })
+    expect(servers).toEqual({
+      shared: { type: 'stdio', command: 'local-shared', source: 'local' },
+      mine: { type: 'stdio', command: 'user-only', source: 'user' },
+    })
     const state = join(paths.configDir, '.claude.json')
     expect(warnings).toEqual([
       `${state}: mcpServers.old: an sse server (the deprecated HTTP+SSE transport) is not supported; left out`,
@@ -85,9 +94,8 @@ describe("Claude Code's MCP servers", () => {
     writeFileSync(join(home, '.claude.json'), JSON.stringify({ mcpServers: { mine: { command: 'mine' } } }))
     const projectDir = join(home, 'project')
     mkdirSync(projectDir)
-    expect(loadClaudeCodeMcpServers({ projectDir, env: { HOME: home } }).servers).toEqual({ mine: { type: 'stdio', command: 'mine' } })
-    expect(loadClaudeCodeMcpServers({ projectDir, configDir: join(home, '.claude'), env: { HOME: home } }).servers).toEqual({
-      mine: { type: 'stdio', command: 'mine' },
-    })
+    const mine = { mine: { type: 'stdio', command: 'mine', source: 'user' } }
+    expect(loadClaudeCodeMcpServers({ projectDir, env: { HOME: home } }).servers).toEqual(mine)
+    expect(loadClaudeCodeMcpServers({ projectDir, configDir: join(home, '.claude'), env: { HOME: home } }).servers).toEqual(mine)
   })
 })

@@ -13,8 +13,8 @@ export interface SummarizeInput {
 }
 
 /**
- * The `compactor` service: when the native loop compacts on its own, how a summary is written and how much of the
- * conversation's end is kept as it is. `compaction()` provides one; without it, only `session.compact()` compacts,
+ * The `compactor` service: when the native loop compacts on its own, how a summary is written, which messages go
+ * before it and how much of the conversation's end is kept as it is after it. `compaction()` provides one; without it, only `session.compact()` compacts,
  * with `defaultCompactor()`.
  */
 export interface Compactor {
@@ -23,4 +23,9 @@ export interface Compactor {
   summarize(input: SummarizeInput): Promise<string>
   /** How many messages at the end of `messages` stay as they are after the summary (never splitting a call from its result). */
   keep(messages: readonly Message[]): number
+  /**
+   * Messages put before the summary, copied into the `compaction` event (so a resume rebuilds them as they were):
+   * Codex's shape keeps the user's own messages there. None when absent.
+   */
+  prefix?(messages: readonly Message[]): Message[]
 }

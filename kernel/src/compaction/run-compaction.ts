@@ -21,9 +21,10 @@ export type CompactionResult =
 
 /**
  * Replaces the conversation with a summary: `agent/pre-compact` (a halt stops it), the summary from the session's
- * model, a `compaction` event (the transcript follows it), its context recorded, `agent/post-compact`, then
- * `agent/session-start` with `compact` (Claude Code's SessionStart after a compaction). A failed summary leaves the
- * conversation as it was, with an error notice.
+ * model, a `compaction` event with what the compactor puts before the summary (`prefix`) and keeps after it (`kept`)
+ * (the transcript follows it), its context recorded, `agent/post-compact`, then `agent/session-start` with `compact`
+ * (both programs' SessionStart after a compaction; what its taps inject is recorded at once for an `auto` one, the
+ * turn's next request following). A failed summary leaves the conversation as it was, with an error notice.
  */
 export async function runCompaction(rt: SessionRuntime, compactor: Compactor, request: CompactionRequest): Promise<CompactionResult> {
   const { trigger, turn, signal } = request
@@ -60,6 +61,7 @@ export async function runCompaction(rt: SessionRuntime, compactor: Compactor, re
     rt.notice('error', text, 'kernel')
     return { status: 'failed', error: text }
   }
+  const prefix = compactor.prefix?.(messages) ?? []
   let kept = Math.min(Math.max(0, Math.floor(compactor.keep(messages))), messages.length)
   // A kept tool result whose call was summarized away would make every later request invalid.
   while (kept > 0 && messages[messages.length - kept]?.role === 'tool') kept--
@@ -71,6 +73,7 @@ export async function runCompaction(rt: SessionRuntime, compactor: Compactor, re
     trigger,
     summary,
     kept,
+    ...(prefix.length === 0 ? {} : { prefix }),
     ...(tokensBefore === undefined ? {} : { tokensBefore }),
   })
   for (const message of decision.context ?? []) rt.recordMessage(turn?.id, message)
@@ -83,5 +86,7 @@ export async function runCompaction(rt: SessionRuntime, compactor: Compactor, re
       rt.pending.halt = halt
     },
   })
+  // Mid-turn, the next request follows at once: what session-start taps injected goes in right after the summary.
+  if (trigger === 'auto') for (const message of rt.pending.injected.splice(0)) rt.recordMessage(turn?.id, message)
   return { status: 'compacted', kept, summary }
 }

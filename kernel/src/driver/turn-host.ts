@@ -80,10 +80,13 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
     },
     async stopping({ step: number, stopHookActive, continues }): Promise<StopOutcome> {
       const last = rt.transcript.messages.findLast((message) => message.role === 'assistant')
-      const decision: StopDecision = await rt.hooks.turnStopping.promise(
-        { kind: 'stop' },
-        { ...step(number), stopHookActive, lastAssistantMessage: last ? textOf(last) || null : null },
-      )
+      const payload = { ...step(number), stopHookActive, lastAssistantMessage: last ? textOf(last) || null : null }
+      const parent = rt.session.parent
+      // A subagent's turn ends at `agent/subagent-stop` instead, as both programs fire SubagentStop in place of Stop.
+      const decision: StopDecision =
+        parent === undefined
+          ? await rt.hooks.turnStopping.promise({ kind: 'stop' }, payload)
+          : await rt.hooks.subagentStop.promise({ kind: 'stop' }, { ...payload, agent: parent.agent })
       if (decision.kind === 'stop') {
         for (const message of decision.context ?? []) rt.recordMessage(turn.id, message)
         return { decision, capped: false }
@@ -91,7 +94,7 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
       if (continues >= rt.options.maxStopContinuations) {
         rt.notice(
           'warning',
-          `turn stopped after ${continues} consecutive continuations by agent/turn-stopping (maxStopContinuations ${rt.options.maxStopContinuations})`,
+          `turn stopped after ${continues} consecutive continuations by ${parent === undefined ? 'agent/turn-stopping' : 'agent/subagent-stop'} (maxStopContinuations ${rt.options.maxStopContinuations})`,
           'kernel',
         )
         return { decision: { kind: 'stop' }, capped: true }

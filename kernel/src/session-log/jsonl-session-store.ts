@@ -266,6 +266,7 @@ function summarize(id: string, path: string): SessionSummary {
     name: undefined,
     archived: false,
     forkedFrom: undefined,
+    parent: undefined,
   }
   let events: SessionEvent[]
   try {
@@ -279,6 +280,8 @@ function summarize(id: string, path: string): SessionSummary {
       summary.cwd = event.cwd
       summary.createdAt = event.createdAt
       summary.forkedFrom = event.forkedFrom?.sessionId
+      if (event.parent)
+        summary.parent = { sessionId: event.parent.sessionId, agentId: event.parent.agentId, agentType: event.parent.agentType }
     } else if (event.type === 'turn/start') summary.turns++
     else if (event.type === 'session/end') summary.ended = true
     else if (event.type === 'message' && summary.firstPrompt === undefined && event.message.role === 'user') {

@@ -18,7 +18,7 @@ export function steeringMessage(item: InputItem, transport: string): Message {
     role: 'user',
     content: [{ type: 'text', text: item.text }],
     source: { kind: 'steering', transport },
-    meta: { steeringItemId: item.id },
+    meta: { steeringItemId: item.id, ...(item.origin === undefined ? {} : { origin: item.origin }) },
   }
 }
 

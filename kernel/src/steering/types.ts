@@ -3,6 +3,11 @@ export interface InputItem {
   id?: string
   type: 'text'
   text: string
+  /**
+   * `harness`: input the harness adds itself (a subagent's notification), recorded like any other item; a dialect whose
+   * program runs no prompt hook for such input (Codex) runs none. The message carries it as `meta.origin`.
+   */
+  origin?: 'harness'
 }
 
 /**

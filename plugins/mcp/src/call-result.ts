@@ -4,15 +4,19 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 type Block = CallToolResult['content'][number]
 
 /**
- * An MCP tool result as the model sees it: text blocks as they are, one per paragraph; what a text model cannot take
- * (images, audio) as a marker naming it; resources by their text or URI; `structuredContent` as JSON when the server
- * sent no content. The result itself stays in `details` for dialects (Claude Code's `tool_response`) and observers.
+ * An MCP tool result as the model sees it. A result with `structuredContent` (not null) is its JSON alone, whatever
+ * content blocks came with it: both Codex 0.169.0 and Claude Code show the model `JSON.stringify(structuredContent)`,
+ * not the text block (conformance scenarios `codex/mcp-structured` and `claude-code/m02-mcp-structured`). Otherwise
+ * text blocks as they are, one per paragraph; what a text model cannot take (images, audio) as a marker naming it;
+ * resources by their text or URI. The result itself stays in `details` for dialects (Claude Code's `tool_response`,
+ * Codex's PostToolUse `tool_response`) and observers.
  */
 export function callResultOutput(result: CallToolResult): ToolOutput {
-  const parts = (result.content ?? []).map(blockText)
-  if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent))
+  const structured = result.structuredContent
+  const output =
+    structured !== undefined && structured !== null ? JSON.stringify(structured) : (result.content ?? []).map(blockText).join('\n\n')
   return {
-    output: parts.join('\n\n'),
+    output,
     isError: result.isError === true,
     details: {
       content: result.content ?? [],

@@ -1,4 +1,5 @@
 export { callResultOutput } from './call-result.js'
+export { MCP_CLIENTS_SERVICE, type McpClients, type McpToolCallRequest, mcpClients } from './mcp-clients.js'
 export { McpConnection, type McpConnectionOptions } from './mcp-connection.js'
 export { type McpOptions, mcp } from './mcp-plugin.js'
 export { mcpTool } from './mcp-tool.js'

@@ -47,11 +47,11 @@ export class McpConnection {
     return tools
   }
 
-  /** Calls `tool`; `onRestart` hears why the server had to be started again first. */
+  /** Calls `tool`; `onRestart` hears why the server had to be started again first. `timeoutMs` overrides the server's. */
   async callTool(
     tool: string,
     args: Record<string, unknown>,
-    options: { signal: AbortSignal; onRestart: (why: string) => void },
+    options: { signal: AbortSignal; onRestart: (why: string) => void; timeoutMs?: number },
   ): Promise<CallToolResult> {
     const live = await this.#live?.catch(() => undefined)
     if (live?.lost !== undefined) {
@@ -61,7 +61,7 @@ export class McpConnection {
     const { client } = await this.#connected()
     return (await client.callTool({ name: tool, arguments: args }, undefined, {
       signal: options.signal,
-      timeout: this.#options.config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      timeout: options.timeoutMs ?? this.#options.config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     })) as CallToolResult
   }
 

@@ -1,4 +1,5 @@
 import { definePlugin, type KernelApi, type Plugin } from '@harness-kernel/kernel'
+import { MCP_CLIENTS_SERVICE, mcpClients } from './mcp-clients.js'
 import { McpConnection } from './mcp-connection.js'
 import { mcpTool } from './mcp-tool.js'
 import { checkServerConfig, type McpServerConfig } from './server-config.js'
@@ -16,7 +17,8 @@ const CLIENT_VERSION = '0.1.0'
 /**
  * MCP servers' tools as kernel tools. The servers start when the first session does (all at once; the session waits
  * for them, as Codex and Claude Code wait at start-up), their tools are registered then, and they stop with the kernel.
- * A server that does not start is a warning notice in that session and leaves no tools; the others go on.
+ * A server that does not start is a warning notice in that session and leaves no tools; the others go on. The servers
+ * are also the kernel service `mcpClients` (`McpClients`), through which other plugins call a tool by server and name.
  */
 export function mcp(options: McpOptions): Plugin {
   const servers = Object.entries(options.servers).filter(([, config]) => config.enabled !== false)
@@ -27,6 +29,8 @@ export function mcp(options: McpOptions): Plugin {
       const connections = servers.map(
         ([name, config]) => new McpConnection({ name, config, cwd: kernel.cwd, clientVersion: CLIENT_VERSION }),
       )
+      // Other plugins (the Claude Code dialect's mcp_tool hooks) call tools over the same connections.
+      kernel.provide(MCP_CLIENTS_SERVICE, mcpClients(connections))
       let started: Promise<string[]> | undefined
       kernel.hooks.sessionStart.tapPromise(PLUGIN_NAME, async ({ session }) => {
         started ??= startAll(kernel, connections)

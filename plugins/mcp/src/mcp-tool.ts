@@ -5,10 +5,23 @@ import { callResultOutput } from './call-result.js'
 import type { McpConnection } from './mcp-connection.js'
 import { mcpToolName } from './tool-name.js'
 
+/** Which server an MCP tool belongs to: the server's name (its key in `servers`), the tool's own name, and `source`. */
+export interface McpToolOrigin {
+  server: string
+  tool: string
+  /** The server config's `source`, when it has one. */
+  source?: string
+}
+
+/** A kernel tool made from an MCP tool; `mcp` names its server, for dialects that show it (`tools.get(name)?.mcp`). */
+export type McpToolDefinition = ToolDefinition<Record<string, unknown>> & { readonly mcp: McpToolOrigin }
+
 /** One MCP tool as a kernel tool: its schema shown to the model as the server gave it; the server checks the input. */
-export function mcpTool(connection: McpConnection, tool: Tool): ToolDefinition<Record<string, unknown>> {
+export function mcpTool(connection: McpConnection, tool: Tool): McpToolDefinition {
   const name = mcpToolName(connection.name, tool.name)
-  return defineTool({
+  const { source } = connection.config
+  const mcp: McpToolOrigin = { server: connection.name, tool: tool.name, ...(source === undefined ? {} : { source }) }
+  const definition = defineTool({
     name,
     description: tool.description ?? tool.title ?? `${tool.name} (MCP server ${connection.name})`,
     inputSchema: z.record(z.string(), z.unknown()),
@@ -26,4 +39,5 @@ export function mcpTool(connection: McpConnection, tool: Tool): ToolDefinition<R
       }
     },
   })
+  return { ...definition, mcp }
 }

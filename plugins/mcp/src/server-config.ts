@@ -28,6 +28,12 @@ export interface McpServerCommon {
   enabledTools?: readonly string[]
   /** These of the server's tools are not registered (Codex's `disabled_tools`), applied after `enabledTools`. */
   disabledTools?: readonly string[]
+  /**
+   * Where the server's definition came from, in the words of whatever read it (Claude Code's scopes: `user`, `project`,
+   * `local`, …). This plugin does not interpret it; each of the server's tools carries it (`McpToolDefinition.mcp`), so
+   * a dialect can name it (Claude Code's `mcp_server.source`).
+   */
+  source?: string
 }
 
 export type McpServerConfig = (McpStdioServer | McpHttpServer) & McpServerCommon
@@ -61,6 +67,8 @@ export function checkServerConfig(name: string, config: McpServerConfig): void {
     if (value !== undefined && !(Array.isArray(value) && value.every((item) => typeof item === 'string')))
       throw new TypeError(`${where}: ${field} must be an array of tool names`)
   }
+  if (config.source !== undefined && (typeof config.source !== 'string' || config.source === ''))
+    throw new TypeError(`${where}: source must be a non-empty string`)
   for (const field of ['startupTimeoutMs', 'toolTimeoutMs'] as const) {
     const value = config[field]
     if (value !== undefined && !(typeof value === 'number' && value > 0)) throw new TypeError(`${where}: ${field} must be a number > 0`)

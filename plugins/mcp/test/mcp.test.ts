@@ -44,6 +44,7 @@ describe('MCP servers as kernel tools', () => {
       call('mcp__local__echo', { text: 'hi' }),
       call('mcp__local__picture'),
       call('mcp__local__weather'),
+      call('mcp__local__forecast'),
       call('mcp__local__fail'),
       call('mcp__local__echo', { text: '' }),
       { text: 'done' },
@@ -53,7 +54,7 @@ describe('MCP servers as kernel tools', () => {
     expect(result.status).toBe('completed')
     const tools = model.requests[0]?.tools ?? []
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['crash', 'echo', 'fail', 'picture', 'pid', 'spawn', 'weather'].map((tool) => `mcp__local__${tool}`),
+      ['crash', 'echo', 'fail', 'forecast', 'picture', 'pid', 'spawn', 'weather'].map((tool) => `mcp__local__${tool}`),
     )
     expect(tools.find((tool) => tool.name === 'mcp__local__echo')?.inputSchema).toMatchObject({
       type: 'object',
@@ -61,15 +62,18 @@ describe('MCP servers as kernel tools', () => {
       required: ['text'],
     })
     const outputs = results(session.messages)
-    expect(outputs.slice(0, 4)).toEqual([
+    expect(outputs.slice(0, 5)).toEqual([
       ['echo: hi', false],
       ['[image: image/png, 16 bytes]\n\na caption', false],
+      ['{"temperature":21.5,"unit":"C"}', false],
+      // A text block and structuredContent: the model sees the structuredContent's JSON, not the text, in both
+      // programs (observed: conformance scenarios codex/mcp-structured and claude-code/m02-mcp-structured).
       ['{"temperature":21.5,"unit":"C"}', false],
       ['it broke', true],
     ])
     // The server's own input check, reported as an error result.
-    expect(outputs[4]?.[1]).toBe(true)
-    expect(outputs[4]?.[0]).toMatch(/text/)
+    expect(outputs[5]?.[1]).toBe(true)
+    expect(outputs[5]?.[0]).toMatch(/text/)
   })
 
   it('talks to a server over streamable HTTP', async () => {

@@ -1,5 +1,5 @@
 import type { SessionEvent, ToolOutput } from '@harness-kernel/kernel'
-import { type CommandCall, type CommandEnd, commandItem } from './wire-items.js'
+import { type CommandCall, type CommandEnd, toolCallItem } from './wire-items.js'
 
 /** Streamed output kept per command for `aggregatedOutput`; past it, the tool's own (tail-kept) streams are shown. */
 const MAX_AGGREGATED_CHARS = 1024 * 1024
@@ -54,7 +54,7 @@ export class CommandItems {
       state: 'running',
     }
     this.#commands.set(event.callId, command)
-    const item = commandItem(command, this.#cwd)
+    const item = toolCallItem(command, { cwd: this.#cwd, threadId: this.#threadId })
     this.#notify('item/started', { item, threadId: this.#threadId, turnId: event.turnId, startedAtMs: command.startedMs })
   }
 
@@ -77,7 +77,13 @@ export class CommandItems {
       return
     }
     command.state = 'completed'
-    this.#complete(command, { status: result.isError ? 'failed' : 'completed', ...this.#outcome(command, result), completedMs: Date.now() })
+    this.#complete(command, {
+      status: result.isError ? 'failed' : 'completed',
+      ...this.#outcome(command, result),
+      completedMs: Date.now(),
+      output: result.output,
+      details: result.details,
+    })
   }
 
   /** `tool/result`: completes a call no tool ran for (declined or denied), or holds a stopped one for after the turn. */
@@ -92,7 +98,7 @@ export class CommandItems {
       return
     }
     const status = command.declined ? 'declined' : event.isError ? 'failed' : 'completed'
-    this.#complete(command, { status, aggregatedOutput: event.output, exitCode: null, completedMs: Date.now() })
+    this.#complete(command, { status, aggregatedOutput: event.output, exitCode: null, completedMs: Date.now(), output: event.output })
   }
 
   /** The running turn is being interrupted: what it stops now completes after `turn/completed`. */
@@ -121,7 +127,7 @@ export class CommandItems {
   }
 
   #complete(command: Command, end: CommandEnd): void {
-    const item = commandItem(command, this.#cwd, end)
+    const item = toolCallItem(command, { cwd: this.#cwd, threadId: this.#threadId }, end)
     const completed = { item, threadId: this.#threadId, turnId: command.turnId, contentTokenCount: null, completedAtMs: end.completedMs }
     this.#notify('item/completed', completed)
   }

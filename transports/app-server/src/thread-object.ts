@@ -38,7 +38,7 @@ export function threadObject(
     id: thread.id,
     sessionId: thread.id,
     forkedFromId: stored?.forkedFrom ?? null,
-    parentThreadId: null,
+    parentThreadId: stored?.parent?.sessionId ?? null,
     preview: stored?.firstPrompt ?? '',
     ephemeral: false,
     historyMode: 'paginated',
@@ -53,10 +53,10 @@ export function threadObject(
     cwd: thread.session.cwd,
     cliVersion,
     originator,
-    source: 'unknown',
+    source: sourceOf(kernel, stored),
     threadSource: null,
     agentNickname: null,
-    agentRole: null,
+    agentRole: stored?.parent?.agentType ?? null,
     gitInfo: null,
     name: stored?.name ?? null,
     projectId: null,
@@ -69,6 +69,21 @@ export function threadObject(
     environments: [{ environmentId: 'local', cwd: thread.session.cwd, runtimeWorkspaceRoots: [thread.session.cwd] }],
     extra: null,
     turns,
+  }
+}
+
+/** A subagent's session is Codex's `thread_spawn` subagent thread; any other's source is unknown. */
+function sourceOf(kernel: Kernel, stored: SessionSummary | undefined): unknown {
+  const parent = stored?.parent
+  if (parent === undefined) return 'unknown'
+  let depth = 1
+  for (let above = storedFacts(kernel, parent.sessionId)?.parent; above !== undefined && depth < 64; depth++) {
+    above = storedFacts(kernel, above.sessionId)?.parent
+  }
+  return {
+    subAgent: {
+      thread_spawn: { parent_thread_id: parent.sessionId, depth, agent_nickname: null, agent_path: null, agent_role: parent.agentType },
+    },
   }
 }
 

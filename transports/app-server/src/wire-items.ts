@@ -1,4 +1,5 @@
 import type { Message, SessionEvent, TurnStatus } from '@harness-kernel/kernel'
+import { collabItem, isCollabTool } from './collab-items.js'
 import { agentMessageId, userMessageId } from './item-ids.js'
 import type { UserInput } from './params.js'
 
@@ -114,9 +115,17 @@ export interface CommandEnd {
   aggregatedOutput: string | null
   exitCode: number | null
   completedMs: number
+  /** The tool's output text and details, for the items that read them (`collabAgentToolCall`). */
+  output?: string
+  details?: Record<string, unknown> | undefined
 }
 
-/** Every tool call shows as a `commandExecution` item (in progress without `end`). */
+/** A tool call's item: a subagent tool's `collabAgentToolCall`, any other's `commandExecution`. */
+export function toolCallItem(call: CommandCall, where: { cwd: string; threadId: string }, end?: CommandEnd): WireItem {
+  return isCollabTool(call.name) ? collabItem(call, where.threadId, end) : commandItem(call, where.cwd, end)
+}
+
+/** A tool call as a `commandExecution` item (in progress without `end`). */
 export function commandItem(call: CommandCall, cwd: string, end?: CommandEnd): WireItem {
   const command = commandText(call.name, call.input)
   return {
@@ -153,11 +162,14 @@ const seconds = (ms: number) => Math.floor(ms / 1000)
 export function turnsFromEvents(events: readonly SessionEvent[], cwd: string, hostInput: boolean): WireTurn[] {
   const turns: (WireTurn & { startedMs: number; agentMessages: number })[] = []
   const calls = new Map<string, CommandCall & { declined: boolean }>()
+  /** The subagent each tool call started (`subagent/start`), by call id. */
+  const subagents = new Map<string, string>()
   let sessionId = ''
   let current: (WireTurn & { startedMs: number; agentMessages: number }) | undefined
   for (const event of events) {
     const at = Date.parse(event.at)
     if (event.type === 'session/start') sessionId = event.sessionId
+    else if (event.type === 'subagent/start' && event.callId !== undefined) subagents.set(event.callId, event.sessionId)
     else if (event.type === 'turn/start') {
       current = {
         id: event.turnId,
@@ -189,7 +201,11 @@ export function turnsFromEvents(events: readonly SessionEvent[], cwd: string, ho
       const call = calls.get(event.callId)
       if (call && current) {
         const status = call.declined ? 'declined' : event.isError ? 'failed' : 'completed'
-        current.items.push(commandItem(call, cwd, { status, aggregatedOutput: event.output, exitCode: null, completedMs: at }))
+        const child = subagents.get(event.callId)
+        const end = { status, aggregatedOutput: event.output, exitCode: null, completedMs: at, output: event.output } as const
+        current.items.push(
+          toolCallItem(call, { cwd, threadId: sessionId }, child === undefined ? end : { ...end, details: { sessionId: child } }),
+        )
       }
     } else if (event.type === 'turn/end' && current?.id === event.turnId) {
       current.status = wireTurnStatus(event.status)

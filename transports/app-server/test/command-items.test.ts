@@ -130,3 +130,88 @@ describe('commandExecution items (codex-app-server.md §4.2, §5)', () => {
     expect(hooks.map((entry) => (entry.params.run as { eventName: string }).eventName)).toEqual(['sessionStart'])
   })
 })
+
+describe('collabAgentToolCall items (the subagents plugin’s tools)', () => {
+  it('the Agent tool: a spawnAgent item from this thread to the subagent’s, completed with its final message', async () => {
+    const agent = { description: 'sub job', prompt: 'sub task', run_in_background: false }
+    const server = startServer(
+      [{ tool_calls: [{ name: 'Agent', input: agent, id: 'call_agent' }] }, { text: 'CHILD FINAL' }, { text: 'PARENT FINAL' }],
+      {
+        args: ['--subagents', 'claude-code'],
+      },
+    )
+    const { client } = server
+    clients.push(client)
+    const { threadId, turnId } = await turn(client)
+    await client.turnCompleted(threadId, turnId)
+    const started = client.notifications.find((entry) => entry.method === 'item/started' && item(entry.params).id === 'call_agent')!
+    const completed = client.notifications.find((entry) => entry.method === 'item/completed' && item(entry.params).id === 'call_agent')!
+    expect(item(started.params)).toMatchObject({
+      type: 'collabAgentToolCall',
+      tool: 'spawnAgent',
+      status: 'inProgress',
+      senderThreadId: threadId,
+      receiverThreadIds: [],
+      prompt: 'sub task',
+      agentsStates: {},
+    })
+    const done = item(completed.params)
+    const [child] = done.receiverThreadIds as string[]
+    expect(child).toMatch(/^[0-9a-f-]{36}$/)
+    expect(child).not.toBe(threadId)
+    expect(done).toMatchObject({
+      status: 'completed',
+      agentsStates: { [child as string]: { status: 'completed', message: 'CHILD FINAL' } },
+    })
+    // The subagent's own turn shows nothing on this thread: one commandExecution-free turn, its agent message last.
+    expect(
+      wire(client)
+        .filter((entry) => entry.startsWith('item/'))
+        .map((entry) => entry.split(':')[1]),
+    ).toEqual(['userMessage', 'userMessage', 'collabAgentToolCall', 'collabAgentToolCall', 'agentMessage', 'agentMessage'])
+
+    // The subagent's session is a thread of its own, a thread_spawn subagent of this one.
+    const { thread: childThread } = (await client.request('thread/read', { threadId: child })) as { thread: Record<string, unknown> }
+    expect(childThread).toMatchObject({
+      id: child,
+      parentThreadId: threadId,
+      agentRole: 'general-purpose',
+      source: { subAgent: { thread_spawn: { parent_thread_id: threadId, depth: 1, agent_role: 'general-purpose' } } },
+      preview: 'sub task',
+    })
+
+    // thread/resume rebuilds the same item from the log.
+    await client.close()
+    const resumed = server.restart()
+    clients.push(resumed.client)
+    await resumed.client.initialize()
+    const { thread } = (await resumed.client.request('thread/resume', { threadId })) as { thread: { turns: { items: Item[] }[] } }
+    const rebuilt = thread.turns[0]?.items.find((entry) => entry.id === 'call_agent')
+    expect(rebuilt).toMatchObject({
+      type: 'collabAgentToolCall',
+      receiverThreadIds: [child],
+      agentsStates: { [child as string]: { status: 'completed', message: 'CHILD FINAL' } },
+    })
+  })
+
+  it('wait_agent on an unknown agent: a wait item whose agent state is notFound', async () => {
+    const server = startServer(
+      [{ tool_calls: [{ name: 'wait_agent', input: { targets: ['nobody'] }, id: 'call_wait' }] }, { text: 'done' }],
+      {
+        args: ['--subagents', 'codex'],
+      },
+    )
+    const { client } = server
+    clients.push(client)
+    const { threadId, turnId } = await turn(client)
+    await client.turnCompleted(threadId, turnId)
+    const completed = client.notifications.find((entry) => entry.method === 'item/completed' && item(entry.params).id === 'call_wait')!
+    expect(item(completed.params)).toMatchObject({
+      type: 'collabAgentToolCall',
+      tool: 'wait',
+      status: 'completed',
+      receiverThreadIds: ['nobody'],
+      agentsStates: { nobody: { status: 'notFound', message: null } },
+    })
+  })
+})

@@ -48,6 +48,13 @@ export class HandlerFields {
     return this.wrongType(name, 'an object of strings')
   }
 
+  object(name: string): Record<string, unknown> | undefined {
+    const value = this.raw[name]
+    if (value === undefined) return undefined
+    if (isJsonObject(value)) return { ...value }
+    return this.wrongType(name, 'an object')
+  }
+
   oneOf<T extends string>(name: string, values: readonly T[]): T | undefined {
     const value = this.raw[name]
     if (value === undefined || (values as readonly unknown[]).includes(value)) return value as T | undefined

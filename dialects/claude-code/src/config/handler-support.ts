@@ -1,7 +1,7 @@
 import { isClaudeEvent, isProducedEvent, TOOL_EVENTS, UNPRODUCED_EVENTS } from '../events.js'
 import { type ClaudeHandler, isRunnableType } from '../types.js'
 
-const KNOWN_UNSUPPORTED_TYPES = new Set(['agent', 'mcp_tool'])
+const KNOWN_UNSUPPORTED_TYPES = new Set(['agent'])
 
 /**
  * Why the kernel cannot run a handler at all: its event is unknown or never produced, it has `if` on an event without

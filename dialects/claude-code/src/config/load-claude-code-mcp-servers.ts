@@ -3,10 +3,20 @@ import { join, resolve } from 'node:path'
 import type { JsonObject } from './json-value.js'
 import { readJsonObjectFile } from './read-json-file.js'
 
-/** An MCP server as `@harness-kernel/mcp` takes it (`mcp({ servers })`), read from Claude Code's configuration. */
-export type ClaudeCodeMcpServer =
+/**
+ * Where Claude Code found a server (its `mcp_server.source` in hook payloads): `user` (`.claude.json` `mcpServers`),
+ * `project` (`.mcp.json`), `local` (`.claude.json` `projects["<project>"].mcpServers`).
+ */
+export type ClaudeCodeMcpScope = 'user' | 'project' | 'local'
+
+/**
+ * An MCP server as `@harness-kernel/mcp` takes it (`mcp({ servers })`), read from Claude Code's configuration. `source`
+ * is its scope; the MCP plugin passes it on to the server's tools, and the dialect puts it in `mcp_server`.
+ */
+export type ClaudeCodeMcpServer = (
   | { type: 'stdio'; command: string; args?: string[]; env?: Record<string, string> }
   | { type: 'http'; url: string; headers?: Record<string, string> }
+) & { source: ClaudeCodeMcpScope }
 
 export interface LoadClaudeCodeMcpServersOptions {
   /** The project (`.mcp.json`, `.claude/settings*.json`). */
@@ -50,7 +60,7 @@ export function loadClaudeCodeMcpServers(options: LoadClaudeCodeMcpServersOption
   }
   const state = read(statePath)
   const servers: Record<string, ClaudeCodeMcpServer> = {}
-  const add = (where: string, table: unknown, approved: (name: string) => boolean = () => true) => {
+  const add = (where: string, scope: ClaudeCodeMcpScope, table: unknown, approved: (name: string) => boolean = () => true) => {
     if (table === undefined) return
     if (!isObject(table)) {
       warnings.push(`${where}: mcpServers must be an object; no server is read from it`)
@@ -59,10 +69,10 @@ export function loadClaudeCodeMcpServers(options: LoadClaudeCodeMcpServersOption
     for (const [name, entry] of Object.entries(table)) {
       if (!approved(name)) continue
       const server = claudeServer(`${where}: mcpServers.${name}`, entry, env, warnings)
-      if (server) servers[name] = server
+      if (server) servers[name] = { ...server, source: scope }
     }
   }
-  add(statePath, state?.mcpServers)
+  add(statePath, 'user', state?.mcpServers)
   const mcpJson = join(projectDir, '.mcp.json')
   const project = read(mcpJson)
   if (project?.mcpServers !== undefined) {
@@ -74,7 +84,7 @@ export function loadClaudeCodeMcpServers(options: LoadClaudeCodeMcpServersOption
       ].map(read),
     )
     const unapproved: string[] = []
-    add(mcpJson, project.mcpServers, (name) => {
+    add(mcpJson, 'project', project.mcpServers, (name) => {
       const ok = approval.disabled.has(name) ? false : approval.all || approval.enabled.has(name)
       if (!ok && !approval.disabled.has(name)) unapproved.push(name)
       return ok
@@ -87,6 +97,7 @@ export function loadClaudeCodeMcpServers(options: LoadClaudeCodeMcpServersOption
   const projects = state?.projects
   add(
     `${statePath} (projects["${projectDir}"])`,
+    'local',
     isObject(projects) && isObject(projects[projectDir]) ? projects[projectDir].mcpServers : undefined,
   )
   return { servers, warnings }
@@ -105,7 +116,10 @@ function projectApproval(settings: (JsonObject | undefined)[]): { all: boolean; 
   return { all, enabled, disabled }
 }
 
-function claudeServer(where: string, entry: unknown, env: NodeJS.ProcessEnv, warnings: string[]): ClaudeCodeMcpServer | undefined {
+type ServerTransport = DistributiveOmit<ClaudeCodeMcpServer, 'source'>
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
+
+function claudeServer(where: string, entry: unknown, env: NodeJS.ProcessEnv, warnings: string[]): ServerTransport | undefined {
   if (!isObject(entry)) {
     warnings.push(`${where} must be an object; left out`)
     return undefined
@@ -118,7 +132,7 @@ function claudeServer(where: string, entry: unknown, env: NodeJS.ProcessEnv, war
       return value ?? whole
     })
   const type = entry.type ?? (entry.url !== undefined ? 'http' : 'stdio')
-  let server: ClaudeCodeMcpServer | undefined
+  let server: ServerTransport | undefined
   if (type === 'stdio' && typeof entry.command === 'string') {
     const args = strings(entry.args).map(expand)
     const vars = isObject(entry.env)

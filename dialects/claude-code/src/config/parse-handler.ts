@@ -1,5 +1,13 @@
 import { TOOL_EVENTS } from '../events.js'
-import type { ClaudeHandler, ClaudeHookSource, CommandHandler, HttpHandler, PromptHandler, UnsupportedHandler } from '../types.js'
+import type {
+  ClaudeHandler,
+  ClaudeHookSource,
+  CommandHandler,
+  HttpHandler,
+  McpToolHandler,
+  PromptHandler,
+  UnsupportedHandler,
+} from '../types.js'
 import { HandlerFields } from './handler-fields.js'
 import { describeJsonType, isJsonObject, type JsonObject } from './json-value.js'
 import type { PluginIdentity } from './plugin-hooks-file.js'
@@ -25,7 +33,7 @@ const TYPE_FIELDS: Readonly<Record<string, readonly string[]>> = {
   http: ['url', 'headers', 'allowedEnvVars'],
   prompt: ['prompt', 'model', 'continueOnBlock'],
   agent: ['prompt', 'model'],
-  mcp_tool: ['server', 'tool', 'input'],
+  mcp_tool: ['server', 'tool', 'input', 'onFailure'],
 }
 
 const SHELLS = ['bash', 'powershell'] as const
@@ -36,7 +44,7 @@ function handlerLocation(site: HandlerSite): string {
 
 /**
  * One handler object as configured. A malformed one (a required field missing, a field of the wrong type) is skipped
- * with a warning naming where it is; `agent`, `mcp_tool` and unknown types load as UnsupportedHandler.
+ * with a warning naming where it is; `agent` and unknown types load as UnsupportedHandler.
  */
 export function parseHandler(raw: unknown, site: HandlerSite, warnings: string[]): ClaudeHandler | undefined {
   const where = handlerLocation(site)
@@ -118,6 +126,16 @@ function typedHandler(type: string, raw: JsonObject, fields: HandlerFields, comm
         model: fields.string('model'),
         continueOnBlock: fields.boolean('continueOnBlock') ?? false,
       } satisfies PromptHandler
+    case 'mcp_tool':
+      return {
+        ...common,
+        type: 'mcp_tool',
+        server: fields.requiredString('server'),
+        tool: fields.requiredString('tool'),
+        input: fields.object('input'),
+        // Claude Code 2.1.332's schema: `continue` is itself, any other value (even a non-string) reads as `block`.
+        onFailure: raw.onFailure === undefined || raw.onFailure === 'continue' ? 'continue' : 'block',
+      } satisfies McpToolHandler
     default:
       return { ...common, type, raw } satisfies UnsupportedHandler
   }

@@ -1,5 +1,6 @@
 import { capHookText } from '@harness-kernel/hook-protocol'
 import { z } from 'zod'
+import { mcpToolOutput } from './mcp-tool-output.js'
 
 const permissionRequestDecision = z.looseObject({
   behavior: z.enum(['allow', 'deny']),
@@ -45,9 +46,9 @@ export interface HookOutput {
   error?: string
 }
 
-/** What a handler produced, whatever its type (command, http, prompt). */
+/** What a handler produced, whatever its type (command, http, prompt, mcp_tool). */
 export interface RawHandlerResult {
-  kind: 'command' | 'http' | 'prompt'
+  kind: 'command' | 'http' | 'prompt' | 'mcp_tool'
   exitCode: number | null
   stdout: string
   stderr: string
@@ -55,6 +56,8 @@ export interface RawHandlerResult {
   aborted: boolean
   error?: string | undefined
   verdict?: { ok: boolean; reason?: string | undefined } | undefined
+  /** mcp_tool: how the call failed (see `HandlerRunResult.mcpFailure`). */
+  mcpFailure?: 'unavailable' | 'call' | 'tool' | undefined
 }
 
 export interface ReadOutputOptions {
@@ -62,6 +65,10 @@ export interface ReadOutputOptions {
   timeoutSec: number
   /** Prompt handlers on PreToolUse: `ok:false` denies without ending the turn. */
   continueOnBlock?: boolean
+  /** mcp_tool handlers: `block` turns a failure into a block (Claude Code's `onFailure`). */
+  onFailure?: 'continue' | 'block' | undefined
+  /** The handler's `<cmd>` in texts (an mcp_tool handler's `<server>/<tool>`). */
+  label?: string | undefined
 }
 
 /**
@@ -69,6 +76,7 @@ export interface ReadOutputOptions {
  * ignored. Other exits: a non-blocking error, except that a schema-valid JSON object on stdout still decides.
  */
 export function readHookOutput(result: RawHandlerResult, options: ReadOutputOptions): HookOutput {
+  if (result.kind === 'mcp_tool') return mcpToolOutput(result, options, readStdout)
   if (result.aborted) return { status: 'cancelled', error: 'cancelled: the turn was interrupted' }
   if (result.timedOut) return { status: 'timeout', error: `timed out after ${options.timeoutSec} s; no decision` }
   if (result.kind === 'prompt') return promptOutput(result, options)
@@ -76,11 +84,7 @@ export function readHookOutput(result: RawHandlerResult, options: ReadOutputOpti
   if (result.exitCode === 2 && result.kind === 'command') return { status: 'blocking', exit2Stderr: result.stderr }
   const trimmed = result.stdout.trim()
   const looksJson = trimmed.startsWith('{')
-  if (result.exitCode === 0) {
-    if (!looksJson) return trimmed === '' ? { status: 'success' } : { status: 'success', plainStdout: result.stdout }
-    const parsed = parseJson(trimmed)
-    return parsed.ok ? { status: 'success', json: parsed.json } : { status: 'error', error: parsed.error }
-  }
+  if (result.exitCode === 0) return readStdout(result.stdout)
   const failure =
     result.error ??
     (result.exitCode === null ? 'the hook was killed before it finished' : `exit code ${result.exitCode}${stderrTail(result.stderr)}`)
@@ -89,6 +93,14 @@ export function readHookOutput(result: RawHandlerResult, options: ReadOutputOpti
     if (parsed.ok) return { status: 'error', json: parsed.json, error: failure }
   }
   return { status: 'error', error: failure }
+}
+
+/** Exit-0 stdout: JSON when it starts with `{` after trimming (validated), else plain text. */
+function readStdout(stdout: string): HookOutput {
+  const trimmed = stdout.trim()
+  if (!trimmed.startsWith('{')) return trimmed === '' ? { status: 'success' } : { status: 'success', plainStdout: stdout }
+  const parsed = parseJson(trimmed)
+  return parsed.ok ? { status: 'success', json: parsed.json } : { status: 'error', error: parsed.error }
 }
 
 function promptOutput(result: RawHandlerResult, options: ReadOutputOptions): HookOutput {

@@ -58,7 +58,10 @@ export function systemReminder(text: string): string {
 /** What follows the reason in `stopFeedbackText`. */
 export const STOP_FEEDBACK_SUFFIX = '\n</system-reminder>'
 
-/** The Stop feedback block (both renderings for exit 2; system-role for a JSON block). `event`: Stop or SubagentStop. */
-export function stopFeedbackText(event: string, reason: string): string {
-  return systemReminder(`${STOP_PREAMBLE}\n${event} hook feedback:\n${reason}`)
+/**
+ * The Stop feedback block (both renderings for exit 2; system-role for a JSON block). A SubagentStop block's reads
+ * `Stop hook feedback:` too (Claude Code 2.1.332, conformance a02-subagent-stop-block, 3 runs).
+ */
+export function stopFeedbackText(reason: string): string {
+  return systemReminder(`${STOP_PREAMBLE}\nStop hook feedback:\n${reason}`)
 }

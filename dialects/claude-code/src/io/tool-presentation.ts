@@ -90,11 +90,18 @@ function absolute(path: string, cwd: string): string {
   return isAbsolute(path) ? path : resolve(cwd, path)
 }
 
-/** Bash's and the file tools' `tool_response` objects [obs]; other tools give their output text. */
+/**
+ * Bash's and the file tools' `tool_response` objects [obs]; an MCP tool's result (`@harness-kernel/mcp` keeps it in
+ * `details`) as Claude Code gives it [obs]; other tools give their output text.
+ */
 export function toolResponse(toolName: string, result: ToolOutput): unknown {
   const details = result.details
+  // A tool that gives Claude Code's own response object for itself (`@harness-kernel/subagents`' `Agent`).
+  if (details?.toolResponse !== undefined) return details.toolResponse
   const file = fileToolResponse(toolName, details, result.output)
   if (file !== undefined) return file
+  const mcp = mcpToolResponse(toolName, details)
+  if (mcp !== undefined) return mcp
   if (toolName === 'Bash' && typeof details?.stdout === 'string' && typeof details.stderr === 'string') {
     return {
       stdout: trimFinalNewlines(details.stdout),
@@ -105,6 +112,16 @@ export function toolResponse(toolName: string, result: ToolOutput): unknown {
     }
   }
   return result.output
+}
+
+/**
+ * An MCP tool's `tool_response` (Claude Code 2.1.332, conformance scenario m01-mcp-tools, 2 runs): the result's
+ * `structuredContent` as JSON text when it has one (its content blocks are then not shown), else its content blocks.
+ */
+function mcpToolResponse(toolName: string, details: ToolOutput['details']): unknown {
+  if (!toolName.startsWith('mcp__') || !Array.isArray(details?.content)) return undefined
+  if (details.structuredContent !== undefined) return JSON.stringify(details.structuredContent)
+  return details.content
 }
 
 /** A shell run that a signal ended (a timeout, an interrupt): Bash's `interrupted`, PostToolUseFailure's `is_interrupt`. */

@@ -3,7 +3,9 @@ import {
   definePlugin,
   denyWithoutApprover,
   environmentPolicyRunner,
+  type KernelApi,
   type Plugin,
+  type ServiceKey,
 } from '@harness-kernel/kernel'
 import { defaultClaudeConfigDir, loadClaudeCodeHooks } from '../config/index.js'
 import {
@@ -15,8 +17,9 @@ import {
 } from '../handler-defaults.js'
 import { PLUGIN_NAME } from '../render/hook-text.js'
 import type { ClaudeRenderer } from '../render/renderer.js'
+import { asMcpToolCaller, MCP_CLIENTS_SERVICE, type McpToolCaller } from '../run/index.js'
 import { openTranscript, tapTranscript } from '../transcript/session-transcript.js'
-import { runSessionStart, tapLifecycleEvents } from './lifecycle-taps.js'
+import { runCompactSessionStart, runSessionStart, tapLifecycleEvents } from './lifecycle-taps.js'
 import { managedPolicyRefusal, tapManagedPolicyRefusal } from './managed-policy-refusal.js'
 import { tapObserverEvents } from './observer-taps.js'
 import type { ClaudeCodeHooksOptions } from './options.js'
@@ -24,7 +27,7 @@ import { tapPromptEvents } from './prompt-taps.js'
 import { chooseRenderer, tapRendering } from './render-tap.js'
 import { ClaudeSessionState } from './session-state.js'
 import { tapStopEvents } from './stop-taps.js'
-import type { TapContext } from './tap-context.js'
+import { stateOf, type TapContext } from './tap-context.js'
 import { tapToolEvents } from './tool-taps.js'
 
 /**
@@ -47,6 +50,7 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
             ? (session) => session.processRunner
             : (session) => environmentPolicyRunner(session.processRunner, hookEnvironment, 'claudeCodeHooks: hookEnvironment'),
         model,
+        mcpClients: () => mcpClientsOf(kernel),
         permissionMode: options.permissionMode ?? 'bypassPermissions',
         effort: options.effort,
         defaultTimeoutSec: options.defaultTimeoutSec ?? DEFAULT_TIMEOUT_SEC,
@@ -59,6 +63,7 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
         hookAsk: () => options.hookAsk ?? (kernel.resolve('approvals') === denyWithoutApprover ? 'deny' : 'approvals'),
         states: new WeakMap(),
         hookOutputDir: options.hookOutputDir ?? DEFAULT_HOOK_OUTPUT_DIR,
+        modelName: () => options.model ?? modelId(kernel),
       }
       let renderer: ClaudeRenderer | undefined
       const currentRenderer = () => {
@@ -68,6 +73,9 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
 
       kernel.hooks.sessionStart.tapPromise(PLUGIN_NAME, async (payload) => {
         const { session } = payload
+        // After a compaction the session goes on (a subagent's with its main session's state): same settings, prompt id
+        // and transcript.
+        if (payload.source === 'compact' && stateOf(ctx, session) !== undefined) return runCompactSessionStart(ctx, payload)
         const loaded = loadClaudeCodeHooks({
           projectDir: options.projectDir ?? session.cwd,
           env,
@@ -103,4 +111,22 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
       tapRendering(kernel, currentRenderer)
     },
   })
+}
+
+/** The kernel model provider's id; a driver that brings its own model (Claude Code) has none, so the driver's id stands in. */
+function modelId(kernel: KernelApi): string {
+  const driver = kernel.resolve('driver')
+  return driver.capabilities.model === 'kernel' ? kernel.resolve('model').id : driver.id
+}
+
+/**
+ * The `mcpClients` service (`@harness-kernel/mcp` provides it), looked up when a handler runs so the plugins' order does
+ * not matter; undefined when no plugin provides it (mcp_tool handlers then fail: `MCP server '<name>' not connected`).
+ */
+function mcpClientsOf(kernel: KernelApi): McpToolCaller | undefined {
+  try {
+    return asMcpToolCaller(kernel.resolve(MCP_CLIENTS_SERVICE as ServiceKey))
+  } catch {
+    return undefined
+  }
 }

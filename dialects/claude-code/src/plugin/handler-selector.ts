@@ -7,10 +7,11 @@ import {
   type HttpHandler,
   isRunnableType,
   type LoadedClaudeCodeHooks,
+  type McpToolHandler,
   type PromptHandler,
 } from '../types.js'
 
-export type RunnableHandler = CommandHandler | HttpHandler | PromptHandler
+export type RunnableHandler = CommandHandler | HttpHandler | PromptHandler | McpToolHandler
 
 /** One event occurrence's matcher subject and, for tool events, the call the `if` rule is checked against. */
 export interface Selection {

@@ -1,12 +1,23 @@
-import { type KernelApi, type SessionStartPayload, STAGE_OBSERVE } from '@harness-kernel/kernel'
+import { type KernelApi, type Session, type SessionStartPayload, STAGE_OBSERVE } from '@harness-kernel/kernel'
 import { mergeGate } from '../io/merge.js'
 import { additionalContextText, hookName, successText } from '../io/texts.js'
 import { hookTextMessage, PLUGIN_NAME } from '../render/hook-text.js'
-import { persistOutput, runFor, type TapContext } from './tap-context.js'
+import { resumeFields } from './resume-fields.js'
+import { persistOutput, runFor, stateOf, type TapContext } from './tap-context.js'
 
-/** SessionStart: contexts first in the context; exit 2 reaches the user only; `continue:false` ends the next turn. */
+/**
+ * SessionStart: contexts first in the context; exit 2 reaches the user only; `continue:false` ends the next turn. Its
+ * fields as Claude Code 2.1.332 sends them: `resume` adds the prompt-cache bookkeeping (`resumeFields`), `compact` the
+ * model's name (`startup` neither).
+ */
 export async function runSessionStart(ctx: TapContext, { session, source, signal, halt }: SessionStartPayload): Promise<void> {
-  const gate = mergeGate(await runFor(ctx, session, { event: 'SessionStart', subject: source, fields: { source }, signal }))
+  const fields =
+    source === 'resume'
+      ? { source, ...resumeFields(session, ctx.modelName()) }
+      : source === 'compact'
+        ? { source, model: ctx.modelName() }
+        : { source }
+  const gate = mergeGate(await runFor(ctx, session, { event: 'SessionStart', subject: source, fields, signal }))
   const hook = hookName('SessionStart')
   const texts = [
     ...gate.contexts.map((text) => additionalContextText(hook, persistOutput(ctx, session, 'SessionStart', 'additionalContext')(text))),
@@ -17,11 +28,33 @@ export async function runSessionStart(ctx: TapContext, { session, source, signal
   if (gate.stop) halt({ reason: gate.stop.reason ?? 'a SessionStart hook stopped the session' })
 }
 
+/**
+ * SessionStart `compact`, then the compaction's PostCompact that waited for it: Claude Code's order (the kernel fires
+ * `agent/post-compact` before `agent/session-start`).
+ */
+export async function runCompactSessionStart(ctx: TapContext, payload: SessionStartPayload): Promise<void> {
+  try {
+    await runSessionStart(ctx, payload)
+  } finally {
+    await runHeldPostCompact(ctx, payload.session)
+  }
+}
+
+async function runHeldPostCompact(ctx: TapContext, session: Session): Promise<void> {
+  const state = stateOf(ctx, session)
+  const held = state?.heldPostCompact
+  if (!state || !held) return
+  state.heldPostCompact = undefined
+  await held()
+}
+
 /** SessionEnd, SubagentStart and compaction. */
 export function tapLifecycleEvents(kernel: KernelApi, ctx: TapContext): void {
   kernel.hooks.sessionEnd.tapPromise({ name: PLUGIN_NAME, stage: STAGE_OBSERVE }, async ({ session }) => {
     const state = ctx.states.get(session)
     if (!state) return
+    // A PostCompact still held (no SessionStart `compact` followed its compaction) runs before SessionEnd.
+    await runHeldPostCompact(ctx, session)
     const deadline = Date.now() + ctx.sessionEndTimeoutMs
     await runFor(ctx, session, { event: 'SessionEnd', subject: 'other', fields: { reason: 'other' }, budgetMs: ctx.sessionEndTimeoutMs })
     await settledWithin([...state.inFlight], deadline - Date.now())
@@ -47,6 +80,8 @@ export function tapLifecycleEvents(kernel: KernelApi, ctx: TapContext): void {
   })
 
   kernel.hooks.preCompact.tapPromise(PLUGIN_NAME, async (decision, { session, trigger, turn, signal, instructions }) => {
+    // A manual compaction outside a turn is Claude Code's `/compact`, a prompt: its hooks carry a prompt id of their own.
+    if (trigger === 'manual' && turn === undefined) stateOf(ctx, session)?.enterCommand()
     const gate = mergeGate(
       await runFor(ctx, session, {
         event: 'PreCompact',
@@ -61,14 +96,19 @@ export function tapLifecycleEvents(kernel: KernelApi, ctx: TapContext): void {
     return decision
   })
 
+  // Held until SessionStart `compact` has run (runCompactSessionStart), which the kernel fires next.
   kernel.hooks.postCompact.tapPromise(PLUGIN_NAME, async ({ session, trigger, turn, signal, summary }) => {
-    await runFor(ctx, session, {
-      event: 'PostCompact',
-      turnId: turn?.id,
-      subject: trigger,
-      fields: { trigger, ...(summary === undefined ? {} : { compact_summary: summary }) },
-      signal,
-    })
+    const state = stateOf(ctx, session)
+    if (!state) return
+    await runHeldPostCompact(ctx, session)
+    state.heldPostCompact = () =>
+      runFor(ctx, session, {
+        event: 'PostCompact',
+        turnId: turn?.id,
+        subject: trigger,
+        fields: { trigger, ...(summary === undefined ? {} : { compact_summary: summary }) },
+        signal,
+      })
   })
 }
 

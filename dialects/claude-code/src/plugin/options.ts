@@ -42,6 +42,12 @@ export interface ClaudeCodeHooksOptions {
   rendering?: 'auto' | 'classic' | 'system' | ClaudeRenderer
   /** `permission_mode` in payloads. Default `bypassPermissions` (the kernel asks for no approval unless a policy does). */
   permissionMode?: PermissionMode
+  /**
+   * The model's name: `model` in SessionStart (`compact`) payloads, and the price table the resume fields use
+   * (`estimated_cache_write_usd`). Default: the kernel model provider's `id` (a driver that brings its own model: the
+   * driver's id).
+   */
+  model?: string
   /** The model's effort level (`effort` in payloads, `CLAUDE_EFFORT`). Default: none. */
   effort?: string
   /** Default timeout of command and http handlers, seconds. Default 600 (older Claude Code: 60). */

@@ -5,7 +5,7 @@ import { additionalContextText, hookName, promptBlockedWarning, successText } fr
 import { presentTool } from '../io/tool-presentation.js'
 import { hookTextMessage, PLUGIN_NAME } from '../render/hook-text.js'
 import type { ClaudeSessionState } from './session-state.js'
-import { persistOutput, runFor, type TapContext } from './tap-context.js'
+import { persistOutput, runFor, stateOf, type TapContext } from './tap-context.js'
 
 /**
  * `agent/pre-step`: PostToolBatch first on a tool continuation, then UserPromptSubmit once per new user item (the
@@ -15,9 +15,10 @@ import { persistOutput, runFor, type TapContext } from './tap-context.js'
 export function tapPromptEvents(kernel: KernelApi, ctx: TapContext): void {
   kernel.hooks.preStep.tapPromise(PLUGIN_NAME, async (decision, { session, turn, step, signal }): Promise<PreStepDecision> => {
     if (decision.kind !== 'enter') return decision
-    const state = ctx.states.get(session)
+    const state = stateOf(ctx, session)
     if (!state) return decision
-    state.enterTurn(turn.id)
+    // Inside a subagent Claude Code runs PostToolBatch but no UserPromptSubmit, and keeps the main turn's prompt_id.
+    if (session.parent === undefined) state.enterTurn(turn.id)
     if (step > 1) {
       const halt = await postToolBatch(ctx, session, state, turn.id, signal)
       if (halt) return { ...decision, halt }
@@ -29,8 +30,8 @@ export function tapPromptEvents(kernel: KernelApi, ctx: TapContext): void {
     let blockedWarning: string | undefined
     const hook = hookName('UserPromptSubmit')
     for (const message of decision.messages) {
-      if (message.role !== 'user' || halt) {
-        if (message.role !== 'user') messages.push(message)
+      if (message.role !== 'user' || halt || session.parent !== undefined) {
+        if (message.role !== 'user' || session.parent !== undefined) messages.push(message)
         continue
       }
       users++
@@ -84,7 +85,10 @@ async function postToolBatch(
   }
   const toolCalls = calls.map((call) => {
     const view = presentTool(call.name, call.input, ctx.tools.get(call.name)?.aliases, session.cwd)
-    return { tool_name: view.toolName, tool_input: view.toolInput, tool_use_id: call.id, tool_response: outputs.get(call.id) ?? '' }
+    const output = outputs.get(call.id) ?? ''
+    // An Agent call's entry is the report's text blocks, as the model gets them (Claude Code 2.1.332, a01-subagent).
+    const response = view.toolName === 'Agent' ? [{ type: 'text', text: output }] : output
+    return { tool_name: view.toolName, tool_input: view.toolInput, tool_use_id: call.id, tool_response: response }
   })
   const gate = mergeGate(await runFor(ctx, session, { event: 'PostToolBatch', turnId, fields: { tool_calls: toolCalls }, signal }))
   if (gate.stop) return { reason: gate.stop.reason ?? 'a PostToolBatch hook stopped the turn' }

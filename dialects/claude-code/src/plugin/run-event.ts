@@ -1,11 +1,11 @@
-import type { ModelProvider, ProcessRunner, Session } from '@harness-kernel/kernel'
+import { type ModelProvider, type ProcessRunner, rootSession, type Session } from '@harness-kernel/kernel'
 import { handlerTimeoutSec, sessionEnvFile } from '../handler-defaults.js'
 import { type HookOutput, readHookOutput } from '../io/hook-output.js'
 import type { MergeRun } from '../io/merge.js'
 import { type CommonFields, claudePayload, type PermissionMode, payloadLine } from '../io/payload.js'
 import { hookName, systemMessageNotice } from '../io/texts.js'
 import { PLUGIN_NAME } from '../render/hook-text.js'
-import { dedupHandlers, type HandlerRunResult, type HandlerRunSpec, hookEnv, runHandlers } from '../run/index.js'
+import { dedupHandlers, type HandlerRunResult, type HandlerRunSpec, hookEnv, type McpToolCaller, runHandlers } from '../run/index.js'
 import type { ClaudeHandler } from '../types.js'
 import type { RunnableHandler } from './handler-selector.js'
 import type { ClaudeSessionState } from './session-state.js'
@@ -17,6 +17,8 @@ export interface DialectContext {
   /** Wraps a session's runner for command hooks (the `hookEnvironment` policy), or leaves it as it is. */
   runner: (session: Session) => ProcessRunner
   model: () => ModelProvider | undefined
+  /** The `mcpClients` service mcp_tool handlers call, if a plugin provides one. */
+  mcpClients: () => McpToolCaller | undefined
   permissionMode: PermissionMode
   effort: string | undefined
   defaultTimeoutSec: number
@@ -55,13 +57,15 @@ export async function runClaudeEvent(ctx: DialectContext, occurrence: EventOccur
   reportSkipped(occurrence, selected.unsupported)
   const handlers = dedupHandlers(selected.runnable)
   if (handlers.length === 0) return []
+  const root = rootSession(session)
   const common: CommonFields = {
-    sessionId: session.id,
-    transcriptPath: state.transcript?.path ?? session.transcriptPath,
+    // Inside a subagent: the main session's id and transcript, and the agent (Claude Code 2.1.332, r23-subagent).
+    sessionId: root.id,
+    transcriptPath: state.transcript?.path ?? root.transcriptPath,
     cwd: session.cwd,
     promptId: state.promptId,
     permissionMode: ctx.permissionMode,
-    agent: occurrence.agent,
+    agent: occurrence.agent ?? session.parent?.agent,
     effort: ctx.effort,
   }
   const stdin = payloadLine(claudePayload(event, common, occurrence.fields))
@@ -72,7 +76,7 @@ export async function runClaudeEvent(ctx: DialectContext, occurrence: EventOccur
     cwd: session.cwd,
     env: hookEnv({
       projectDir: state.loaded.projectDir,
-      sessionId: session.id,
+      sessionId: root.id,
       event,
       effort: ctx.effort,
       plugin: handler.plugin,
@@ -83,7 +87,7 @@ export async function runClaudeEvent(ctx: DialectContext, occurrence: EventOccur
     timeoutMs: timeoutMs(ctx, handler, occurrence.budgetMs),
     ...(signal === undefined ? {} : { signal }),
   })
-  const services = { processRunner: ctx.runner(session), model: ctx.model() }
+  const services = { processRunner: ctx.runner(session), model: ctx.model(), mcpClients: ctx.mcpClients() }
   const background = handlers.filter((handler) => handler.type === 'command' && handler.async)
   for (const handler of background) {
     state.track(
@@ -107,10 +111,14 @@ export async function runClaudeEvent(ctx: DialectContext, occurrence: EventOccur
   })
 }
 
-/** The configured command string (an http hook's URL, a prompt hook's prompt): the dedup key and the `<cmd>` of texts. */
+/**
+ * The configured command string (an http hook's URL, a prompt hook's prompt, an MCP tool hook's `<server>/<tool>`, as
+ * Claude Code 2.1.332 names it in its texts): the `<cmd>` of texts.
+ */
 export function labelOf(handler: RunnableHandler): string {
   if (handler.type === 'command') return handler.command
   if (handler.type === 'http') return handler.url
+  if (handler.type === 'mcp_tool') return `${handler.server}/${handler.tool}`
   return handler.prompt
 }
 
@@ -136,6 +144,8 @@ function settle(
     event: occurrence.event,
     timeoutSec,
     continueOnBlock: handler.type === 'prompt' && handler.continueOnBlock,
+    onFailure: handler.type === 'mcp_tool' ? handler.onFailure : undefined,
+    label: labelOf(handler),
   })
   const { session } = occurrence
   const name = hookNameOf(occurrence)

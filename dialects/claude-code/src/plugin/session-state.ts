@@ -46,6 +46,22 @@ export class ClaudeSessionState {
     this.selector = new HandlerSelector(loaded, warn)
   }
 
+  /**
+   * A compaction's PostCompact, held back until its SessionStart (`compact`) has run: Claude Code runs SessionStart
+   * before PostCompact, the kernel fires `agent/post-compact` first.
+   */
+  heldPostCompact: (() => Promise<unknown>) | undefined
+
+  /**
+   * A new `prompt_id` outside any turn: a command that is a prompt to Claude Code (`/compact`). Its hooks, and those
+   * after it until the next turn (SessionEnd), carry it.
+   */
+  enterCommand(): string {
+    this.#promptTurn = undefined
+    this.promptId = randomUUID()
+    return this.promptId
+  }
+
   /** One `prompt_id` per turn, shared by steered input within it. */
   enterTurn(turnId: string): string {
     if (this.#promptTurn !== turnId) {

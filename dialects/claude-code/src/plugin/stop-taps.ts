@@ -2,7 +2,7 @@ import type { KernelApi, Message, Session, StopDecision } from '@harness-kernel/
 import { type GateMerge, mergeGate } from '../io/merge.js'
 import { blockingErrorText, hookName, STOP_FEEDBACK_SUFFIX, stopCapWarning, stopFeedbackText } from '../io/texts.js'
 import { hookTextMessage, PLUGIN_NAME, stopFeedbackMeta } from '../render/hook-text.js'
-import { runFor, type TapContext } from './tap-context.js'
+import { runFor, stateOf, type TapContext } from './tap-context.js'
 
 /**
  * Stop and SubagentStop: a block (exit 2 or `decision:block`) continues the same turn with exactly one more request;
@@ -10,7 +10,7 @@ import { runFor, type TapContext } from './tap-context.js'
  */
 export function tapStopEvents(kernel: KernelApi, ctx: TapContext): void {
   kernel.hooks.turnStopping.tapPromise(PLUGIN_NAME, async (decision, { session, turn, signal, stopHookActive, lastAssistantMessage }) => {
-    const state = ctx.states.get(session)
+    const state = stateOf(ctx, session)
     if (!state || decision.kind === 'continue') return decision
     state.enterTurn(turn.id)
     const gate = mergeGate(
@@ -34,7 +34,7 @@ export function tapStopEvents(kernel: KernelApi, ctx: TapContext): void {
   kernel.hooks.subagentStop.tapPromise(
     PLUGIN_NAME,
     async (decision, { session, turn, agent, signal, stopHookActive, lastAssistantMessage }) => {
-      const state = ctx.states.get(session)
+      const state = stateOf(ctx, session)
       if (!state || decision.kind === 'continue') return decision
       const gate = mergeGate(
         await runFor(ctx, session, {
@@ -44,6 +44,9 @@ export function tapStopEvents(kernel: KernelApi, ctx: TapContext): void {
           agent,
           fields: {
             stop_hook_active: stopHookActive,
+            // The subagent's own log (Claude Code writes `<session>/subagents/agent-<id>.jsonl`; ours is the kernel log).
+            // A plugin firing the point for a session that is no subagent's has none to name.
+            ...(session.parent === undefined ? {} : { agent_transcript_path: session.transcriptPath }),
             last_assistant_message: lastAssistantMessage ?? '',
             background_tasks: [],
             session_crons: [],
@@ -79,7 +82,7 @@ function stopOutcome(
   const name = hookName(event)
   const messages: Message[] = gate.blocks.map((block) => {
     if (block.form === 'exit2') {
-      const text = stopFeedbackText(event, block.reason)
+      const text = stopFeedbackText(block.reason)
       return hookTextMessage(text, {
         kind: 'stop',
         event,

@@ -16,11 +16,21 @@ export interface TapContext extends DialectContext {
   states: WeakMap<Session, ClaudeSessionState>
   /** Where long hook output is saved, one folder per session. */
   hookOutputDir: string
+  /** The model's name (`model` on SessionStart `compact`; the resume fields' price): the `model` option, else the provider's id. */
+  modelName: () => string
+}
+
+/**
+ * The dialect's state for a session: its own, or for a subagent's session its main session's (Claude Code runs a
+ * subagent's hooks with the main session's settings, `prompt_id` and transcript). Undefined for a session never seen.
+ */
+export function stateOf(ctx: Pick<TapContext, 'states'>, session: Session): ClaudeSessionState | undefined {
+  return ctx.states.get(session) ?? (session.parent === undefined ? undefined : stateOf(ctx, session.parent.session))
 }
 
 /** Runs an event for a session the dialect knows; sessions it never saw start run nothing. */
 export function runFor(ctx: TapContext, session: Session, occurrence: Omit<EventOccurrence, 'session' | 'state'>) {
-  const state = ctx.states.get(session)
+  const state = stateOf(ctx, session)
   if (!state) return Promise.resolve([])
   return runClaudeEvent(ctx, { ...occurrence, session, state })
 }

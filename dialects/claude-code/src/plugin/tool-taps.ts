@@ -1,17 +1,20 @@
 import type { KernelApi, Message, PreToolDecision } from '@harness-kernel/kernel'
+import { mcpServerField } from '../io/mcp-server.js'
 import { mergePermissionRequest, mergePostToolUse, mergePreToolUse } from '../io/merge.js'
 import { additionalContextText, blockingErrorText, hookName, toolErrorText } from '../io/texts.js'
 import { inputFromClaude, toolFailureError, toolResponse, wasInterrupted } from '../io/tool-presentation.js'
 import { hookTextMessage, PLUGIN_NAME } from '../render/hook-text.js'
-import { claudeView, persistOutput, runFor, type TapContext } from './tap-context.js'
+import { claudeView, persistOutput, runFor, stateOf, type TapContext } from './tap-context.js'
 
 /** PreToolUse, PermissionRequest (and its Notification), PostToolUse and PostToolUseFailure on the tool points. */
 export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
   const toolTexts = (event: string, toolName: string, callId: string, texts: string[]): Message[] =>
     texts.map((text) => hookTextMessage(text, { kind: 'tool', event, hookName: hookName(event, toolName), toolCallId: callId }))
+  // `mcp_server`, last in the tool events of an MCP server's tool (undefined, so left out, for any other tool).
+  const mcpServerOf = (toolName: string) => mcpServerField(ctx.tools.get(toolName))
 
   kernel.hooks.toolPreExecute.tapPromise(PLUGIN_NAME, async (decision, { session, turn, call, signal }): Promise<PreToolDecision> => {
-    const state = ctx.states.get(session)
+    const state = stateOf(ctx, session)
     state?.callStarted.set(call.id, Date.now())
     const view = claudeView(ctx, session, call)
     const runs = await runFor(ctx, session, {
@@ -19,7 +22,7 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
       turnId: turn.id,
       subject: view.toolName,
       tool: { name: view.toolName, input: view.toolInput, callId: call.id },
-      fields: { tool_name: view.toolName, tool_input: view.toolInput, tool_use_id: call.id },
+      fields: { tool_name: view.toolName, tool_input: view.toolInput, tool_use_id: call.id, mcp_server: mcpServerOf(call.name) },
       signal,
     })
     if (runs.length === 0) return decision
@@ -62,7 +65,7 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
 
   kernel.hooks.toolPermissionRequest.tapPromise(PLUGIN_NAME, async (decision, { session, turn, call, reason, signal }) => {
     if (decision.kind !== 'undecided') return decision
-    const state = ctx.states.get(session)
+    const state = stateOf(ctx, session)
     if (state?.hookAsks.delete(call.id) && !ctx.fixes.askRunsPermissionRequest) {
       return ctx.hookAsk() === 'deny' ? { kind: 'deny', reason: reason ?? 'A PreToolUse hook asked for approval' } : decision
     }
@@ -74,7 +77,12 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
         subject: view.toolName,
         tool: { name: view.toolName, input: view.toolInput },
         // Claude Code's permission engine suggests rules here; the kernel has none to suggest.
-        fields: { tool_name: view.toolName, tool_input: view.toolInput, permission_suggestions: [] },
+        fields: {
+          tool_name: view.toolName,
+          tool_input: view.toolInput,
+          permission_suggestions: [],
+          mcp_server: mcpServerOf(call.name),
+        },
         signal,
       }),
     )
@@ -100,7 +108,7 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
 
   kernel.hooks.toolPostExecute.tapPromise(PLUGIN_NAME, async (decision, { session, turn, call, result, signal }) => {
     if (signal.aborted) return decision
-    const state = ctx.states.get(session)
+    const state = stateOf(ctx, session)
     const started = state?.callStarted.get(call.id)
     state?.callStarted.delete(call.id)
     const durationMs = started === undefined ? 0 : Date.now() - started
@@ -115,6 +123,7 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
           error: toolFailureError(view.toolName, result),
           is_interrupt: wasInterrupted(result),
           duration_ms: durationMs,
+          mcp_server: mcpServerOf(call.name),
         }
       : {
           tool_name: view.toolName,
@@ -122,6 +131,7 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
           tool_response: toolResponse(view.toolName, result),
           tool_use_id: call.id,
           duration_ms: durationMs,
+          mcp_server: mcpServerOf(call.name),
         }
     const runs = await runFor(ctx, session, {
       event,

@@ -12,7 +12,7 @@ const source = { kind: 'plugin', plugin: PLUGIN_NAME } as const
  */
 export function stopMessages(meta: Extract<HookTextMeta, { kind: 'stop' }>, text: string, rendering: 'classic' | 'system'): Message[] {
   if (meta.form === 'exit2') return [{ role: 'user', content: [{ type: 'text', text }], source }]
-  const feedback = stopFeedbackText(meta.event, stopFeedbackOf(meta, text))
+  const feedback = stopFeedbackText(stopFeedbackOf(meta, text))
   if (rendering === 'classic') {
     return [
       {

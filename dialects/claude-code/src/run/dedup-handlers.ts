@@ -1,8 +1,9 @@
-import { type ClaudeHandler, isCommandHandler, isHttpHandler, isPromptHandler } from '../types.js'
+import { type ClaudeHandler, isCommandHandler, isHttpHandler, isMcpToolHandler, isPromptHandler } from '../types.js'
 
 /**
  * What makes two handlers the same run: a command by its exact string, `args` and shell; an http handler by its URL; a
- * prompt by its text, model and `continueOnBlock`. A plugin's handlers never merge with another plugin's or with settings
+ * prompt by its text, model and `continueOnBlock`; an MCP tool by its server, tool and input as configured (Claude Code
+ * 2.1.332 ran three such handlers once, one of them with another `timeout`; 2 runs). A plugin's handlers never merge with another plugin's or with settings
  * handlers (the plugin root is part of the key). Unsupported types are never deduplicated: undefined.
  */
 export function handlerDedupKey(handler: ClaudeHandler): string | undefined {
@@ -15,6 +16,7 @@ export function handlerDedupKey(handler: ClaudeHandler): string | undefined {
   if (isHttpHandler(handler)) return JSON.stringify(['http', handler.url, pluginRoot])
   if (isPromptHandler(handler))
     return JSON.stringify(['prompt', handler.prompt, handler.model ?? null, handler.continueOnBlock, pluginRoot])
+  if (isMcpToolHandler(handler)) return JSON.stringify(['mcp_tool', handler.server, handler.tool, handler.input ?? {}, pluginRoot])
   return undefined
 }
 

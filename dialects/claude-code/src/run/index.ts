@@ -13,6 +13,14 @@ export {
   hookEnv,
 } from './hook-env.js'
 export { HOOK_SHELLS, hookShell } from './hook-shell.js'
+export {
+  asMcpToolCaller,
+  MCP_CLIENTS_SERVICE,
+  type McpToolCaller,
+  type McpToolCallResult,
+  type McpToolContentBlock,
+} from './mcp-tool-caller.js'
+export { mcpToolArguments } from './mcp-tool-input.js'
 export { PATH_PLACEHOLDERS, substitutePathPlaceholders } from './path-placeholders.js'
 export { matchesPathPattern, type PathRuleContext } from './path-rule.js'
 export { payloadJsonOf } from './payload-json.js'
@@ -28,4 +36,5 @@ export { parsePromptVerdict } from './prompt-verdict.js'
 export { commandSpecOf, runCommandHandler } from './run-command-handler.js'
 export { runHandler, runHandlers } from './run-handlers.js'
 export { httpHeaders, runHttpHandler } from './run-http-handler.js'
+export { mcpServerNotConnected, mcpToolUnavailableOn, runMcpToolHandler } from './run-mcp-tool-handler.js'
 export { PROMPT_HOOK_TIMEOUT_MS, runPromptHandler } from './run-prompt-handler.js'

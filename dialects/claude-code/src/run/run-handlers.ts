@@ -1,10 +1,11 @@
 import type { HandlerRunOutcome, HandlerRunResult, HandlerRunSpec, RunnerServices } from './handler-run.js'
 import { runCommandHandler } from './run-command-handler.js'
 import { runHttpHandler } from './run-http-handler.js'
+import { runMcpToolHandler } from './run-mcp-tool-handler.js'
 import { runPromptHandler } from './run-prompt-handler.js'
 
 /**
- * Starts every handler at once (commands, http and prompts alike) and waits for all of them. Results come back in input
+ * Starts every handler at once (commands, http, prompts and MCP tools alike) and waits for all of them. Results come back in input
  * order; `completionIndex` is the finish order. A handler that fails never loses another's result.
  */
 export async function runHandlers(services: RunnerServices, specs: readonly HandlerRunSpec[]): Promise<HandlerRunResult[]> {
@@ -51,6 +52,8 @@ function runByType(services: RunnerServices, spec: HandlerRunSpec): Promise<Hand
       return runHttpHandler(services.fetch ?? globalThis.fetch, handler, spec)
     case 'prompt':
       return runPromptHandler(services.model, handler, spec)
+    case 'mcp_tool':
+      return runMcpToolHandler(services.mcpClients, handler, spec)
     default:
       throw new Error(`unsupported handler type: ${(handler as { type: unknown }).type}`)
   }
@@ -58,5 +61,5 @@ function runByType(services: RunnerServices, spec: HandlerRunSpec): Promise<Hand
 
 function kindOf(spec: HandlerRunSpec): HandlerRunResult['kind'] {
   const { type } = spec.handler
-  return type === 'http' || type === 'prompt' ? type : 'command'
+  return type === 'http' || type === 'prompt' || type === 'mcp_tool' ? type : 'command'
 }

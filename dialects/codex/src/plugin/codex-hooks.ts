@@ -9,7 +9,7 @@ import type { CodexHooksOptions } from './options.js'
 import { tapPromptEvents } from './prompt-taps.js'
 import { PLUGIN_NAME } from './run-event.js'
 import { tapStopEvents } from './stop-taps.js'
-import type { TapContext } from './tap-context.js'
+import { stateOf, type TapContext } from './tap-context.js'
 import { tapToolContextOrder } from './tool-context-order.js'
 import { tapToolEvents } from './tool-taps.js'
 
@@ -42,6 +42,8 @@ export function codexHooks(options: CodexHooksOptions = {}): Plugin {
       }
 
       kernel.hooks.sessionStart.tapPromise(PLUGIN_NAME, async ({ session, source }) => {
+        // After a compaction the session goes on with the hooks it has (lifecycle-taps.ts runs SessionStart `compact`).
+        if (source === 'compact' && stateOf(ctx, session) !== undefined) return
         const loaded = loadCodexHooks({
           cwd: session.cwd,
           ...(options.codexHome === undefined ? {} : { codexHome: options.codexHome }),

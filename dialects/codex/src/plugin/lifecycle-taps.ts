@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto'
 import { type KernelApi, STAGE_OBSERVE } from '@harness-kernel/kernel'
 import { mergeGate } from '../io/merge.js'
+import { codexContexts } from './messages.js'
 import { PLUGIN_NAME } from './run-event.js'
-import { runFor, type TapContext } from './tap-context.js'
+import { runFor, stateOf, type TapContext } from './tap-context.js'
 
-/** SessionEnd, Interrupt, compaction and SubagentStart: advisory or gate events. */
+/** SessionEnd, Interrupt, compaction (and the SessionStart after it) and SubagentStart: advisory or gate events. */
 export function tapLifecycleEvents(kernel: KernelApi, ctx: TapContext): void {
   kernel.hooks.sessionEnd.tapPromise({ name: PLUGIN_NAME, stage: STAGE_OBSERVE }, async ({ session, reason }) => {
     const state = ctx.states.get(session)
     if (!state) return
-    await runFor(ctx, session, { event: 'SessionEnd', subjects: [reason], fields: { reason: 'other' } })
+    // A subagent's thread ending is no session end: Codex runs SessionEnd for the session the user started.
+    if (session.parent === undefined) await runFor(ctx, session, { event: 'SessionEnd', subjects: [reason], fields: { reason: 'other' } })
     state.asyncRuns.abort()
     ctx.states.delete(session)
   })
@@ -35,13 +37,30 @@ export function tapLifecycleEvents(kernel: KernelApi, ctx: TapContext): void {
   })
 
   kernel.hooks.postCompact.tapPromise(PLUGIN_NAME, async ({ session, trigger, turn, signal }) => {
-    await runFor(ctx, session, {
-      event: 'PostCompact',
-      turnId: compactionTurn(session, turn, false),
-      subjects: [trigger],
-      fields: { trigger },
-      signal,
-    })
+    const turnId = compactionTurn(session, turn, false)
+    const state = stateOf(ctx, session)
+    if (state) state.lastCompaction = { trigger, turnId }
+    await runFor(ctx, session, { event: 'PostCompact', turnId, subjects: [trigger], fields: { trigger }, signal })
+  })
+
+  // SessionStart `compact` (codex-hooks.md, SessionStart row): after an auto compaction at once, in the same turn;
+  // after a manual one at the next turn's first step. The session's hooks stay as they were. Never in a subagent.
+  kernel.hooks.sessionStart.tapPromise(PLUGIN_NAME, async ({ session, source, signal, halt }) => {
+    if (source !== 'compact' || session.parent !== undefined) return
+    const state = stateOf(ctx, session)
+    if (!state) return
+    const compaction = state.lastCompaction
+    state.lastCompaction = undefined
+    // Without a PostCompact before it (a plugin firing the point itself), as after a manual compaction.
+    if (compaction?.trigger !== 'auto') {
+      state.pendingSessionStart = source
+      return
+    }
+    const gate = mergeGate(
+      await runFor(ctx, session, { event: 'SessionStart', turnId: compaction.turnId, subjects: [source], fields: { source }, signal }),
+    )
+    for (const message of codexContexts(gate.contexts)) session.inject(message)
+    if (gate.stopped) halt({ reason: gate.stopReason ?? 'a SessionStart hook stopped the session' })
   })
 
   kernel.hooks.subagentStart.tapPromise(PLUGIN_NAME, async ({ session, turn, agent, signal }) => {

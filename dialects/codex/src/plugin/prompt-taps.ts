@@ -2,7 +2,7 @@ import { type Halt, type KernelApi, type Message, type PreStepDecision, textOf }
 import { mergeGate } from '../io/merge.js'
 import { codexContexts } from './messages.js'
 import { PLUGIN_NAME } from './run-event.js'
-import { runFor, type TapContext } from './tap-context.js'
+import { runFor, stateOf, type TapContext } from './tap-context.js'
 
 /**
  * `agent/pre-step`: SessionStart runs lazily before the first prompt it precedes; UserPromptSubmit runs once per
@@ -11,7 +11,7 @@ import { runFor, type TapContext } from './tap-context.js'
 export function tapPromptEvents(kernel: KernelApi, ctx: TapContext): void {
   kernel.hooks.preStep.tapPromise(PLUGIN_NAME, async (decision, { session, turn, step, signal }): Promise<PreStepDecision> => {
     if (decision.kind !== 'enter') return decision
-    const state = ctx.states.get(session)
+    const state = stateOf(ctx, session)
     if (!state) return decision
     const messages: Message[] = []
     if (state.pendingSessionStart !== undefined && decision.messages.some((message) => message.role === 'user')) {
@@ -28,8 +28,10 @@ export function tapPromptEvents(kernel: KernelApi, ctx: TapContext): void {
     let kept = 0
     let blockReason: string | undefined
     for (const message of decision.messages) {
-      if (message.role !== 'user' || halt) {
-        if (message.role !== 'user') messages.push(message)
+      // Input the harness adds (a subagent's notification) is an injected item to Codex: no UserPromptSubmit.
+      const isPrompt = message.role === 'user' && message.meta?.origin !== 'harness'
+      if (!isPrompt || halt) {
+        if (!isPrompt) messages.push(message)
         continue
       }
       users++

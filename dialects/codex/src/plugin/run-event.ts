@@ -6,7 +6,7 @@ import {
   runHookCommand,
   runHookCommands,
 } from '@harness-kernel/hook-protocol'
-import type { ProcessRunner, Session } from '@harness-kernel/kernel'
+import { type ProcessRunner, rootSession, type Session } from '@harness-kernel/kernel'
 import { type CodexEvent, eventCamel } from '../events.js'
 import type { HandlerOutcome, HookOutputEntry, MergeRun } from '../io/index.js'
 import { hookRunId, parseHandlerOutput, spillIfLarge } from '../io/index.js'
@@ -50,8 +50,11 @@ export async function runCodexEvent(ctx: DialectContext, occurrence: EventOccurr
   const { event, session, state } = occurrence
   const handlers = state.selector.select(event, occurrence.subjects)
   if (handlers.length === 0) return []
+  const agent = session.parent?.agent
   const stdin = codexPayload(event, {
-    sessionId: session.id,
+    // Inside a subagent the session is the main one; turn ids and the transcript stay the subagent's (§5.2).
+    sessionId: rootSession(session).id,
+    ...(agent === undefined ? {} : { subagent: { agentId: agent.id, agentType: agent.type } }),
     transcriptPath: session.transcriptPath,
     cwd: session.cwd,
     model: state.model,

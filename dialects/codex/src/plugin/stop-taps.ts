@@ -2,7 +2,7 @@ import type { KernelApi, StopDecision } from '@harness-kernel/kernel'
 import { mergeStop } from '../io/merge.js'
 import { hookPromptMessage } from './messages.js'
 import { PLUGIN_NAME } from './run-event.js'
-import { runFor, type TapContext } from './tap-context.js'
+import { runFor, stateOf, type TapContext } from './tap-context.js'
 
 /** Stop on `agent/turn-stopping`: blocks continue the same turn with a `<hook_prompt>` user message. */
 export function tapStopEvents(kernel: KernelApi, ctx: TapContext): void {
@@ -21,7 +21,15 @@ export function tapStopEvents(kernel: KernelApi, ctx: TapContext): void {
           event: 'SubagentStop',
           turnId: turn.id,
           subjects: [agent.type],
-          fields: { agentId: agent.id, agentType: agent.type, agentTranscriptPath: null, stopHookActive, lastAssistantMessage },
+          // The parent's log is `transcript_path`, the subagent's own `agent_transcript_path` (codex-hooks.md §5.2).
+          fields: {
+            agentId: agent.id,
+            agentType: agent.type,
+            transcriptPath: session.parent?.session.transcriptPath ?? session.transcriptPath,
+            agentTranscriptPath: session.parent === undefined ? null : session.transcriptPath,
+            stopHookActive,
+            lastAssistantMessage,
+          },
           signal,
         }),
       )
@@ -43,7 +51,7 @@ function stopDecision(
   }
   if (merged.action !== 'continue') return decision
   const cap = ctx.fixes.stopContinuationCap
-  const state = ctx.states.get(session)
+  const state = stateOf(ctx, session)
   const count = (state?.stopContinuations.get(turnId) ?? 0) + 1
   state?.stopContinuations.set(turnId, count)
   if (cap !== undefined && count > cap) {

@@ -55,6 +55,11 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
 
   kernel.hooks.toolPostExecute.tapPromise(PLUGIN_NAME, async (decision, { session, turn, call, result, signal }) => {
     const tool = present(call)
+    // An MCP tool whose result has isError fires no PostToolUse (Codex 0.169.0, conformance scenario mcp-tools) [obs].
+    if (result.isError && isMcpResult(tool.toolName, result)) return decision
+    // Nor does a call its tool answered with an error instead of a result (`details.callError`; Codex's multi-agent
+    // tools on an unknown agent, 0.169.0, 2 runs) [obs].
+    if (result.isError && result.details?.callError === true) return decision
     const merged = mergePostToolUse(
       await runFor(ctx, session, {
         event: 'PostToolUse',
@@ -81,11 +86,22 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
  * A shell's `tool_response` is its output text alone, without exit code or notes. Codex merges the two streams as
  * they arrive (racy: stdout first in most runs), so the kernel sends stdout then stderr. Other tools: the output text.
  */
-function toolResponse(toolName: string, result: ToolOutput): string {
+function toolResponse(toolName: string, result: ToolOutput): unknown {
   const details = result.details
   if (toolName === 'Bash' && typeof details?.stdout === 'string' && typeof details.stderr === 'string')
     return details.stdout + details.stderr
+  // An MCP tool: the CallToolResult (`@harness-kernel/mcp` keeps it in `details`) as `{content, structuredContent?}`
+  // (Codex 0.169.0, conformance scenario mcp-tools) [obs].
+  if (isMcpResult(toolName, result)) {
+    const { content, structuredContent } = details as { content: unknown[]; structuredContent?: unknown }
+    return { content, ...(structuredContent === undefined ? {} : { structuredContent }) }
+  }
   return toolResponseFor(toolName, result)
+}
+
+/** A result an MCP server gave (`@harness-kernel/mcp`'s tools keep its content blocks in `details.content`). */
+function isMcpResult(toolName: string, result: ToolOutput): boolean {
+  return toolName.startsWith('mcp__') && Array.isArray(result.details?.content)
 }
 
 /** `updatedInput` is in Codex's shape; a shell's `{command}` maps back onto the kernel tool's input. */

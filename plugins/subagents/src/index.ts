@@ -1,0 +1,5 @@
+export { type AgentDefinition, CLAUDE_DEFAULT_AGENT, CODEX_DEFAULT_AGENT, defaultAgents } from './agent-definitions.js'
+export { ChildRun, type ChildStatus } from './child-run.js'
+export { claudeAgentId, claudeAgentTool } from './claude-agent-tool.js'
+export { codexAgentTools } from './codex-agent-tools.js'
+export { type SubagentsOptions, subagents } from './subagents-plugin.js'
