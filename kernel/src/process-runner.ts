@@ -9,7 +9,7 @@ export interface ProcessRunOptions {
   /** Environment for the child. Merged over `process.env` unless `extendEnv` is false. */
   env?: Record<string, string | undefined>
   extendEnv?: boolean
-  /** Written to stdin exactly as given, then stdin is closed. Without it stdin is closed at once. */
+  /** Written to stdin exactly as given, then stdin is closed. Without it (and `onStdin`) stdin is `/dev/null`. */
   stdin?: string | Uint8Array
   /** Kill the whole process group after this long. */
   timeoutMs?: number

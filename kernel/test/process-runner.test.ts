@@ -80,11 +80,19 @@ describe('ExecProcessRunner: stdin, cwd, env, exit', () => {
     expect(result.stdout.trim().split(/\s+/)).toEqual(['00', '0a', 'ff', '7f', '80', '0d'])
   })
 
-  it('closes stdin at once when none is given', async () => {
+  it('gives /dev/null for stdin when none is given', async () => {
     const result = await runner.run({ command: 'cat', cwd: tmp, timeoutMs: 10_000 })
     expect(result).toMatchObject({ exitCode: 0, stdout: '', timedOut: false })
     const stdin = await runner.run({ command: 'readlink /proc/self/fd/0', shell: true, cwd: tmp })
-    expect(stdin.stdout).toMatch(/^(socket|pipe):/)
+    expect(stdin.stdout).toBe('/dev/null\n')
+  })
+
+  it('a bash without SHLVL and without stdin does not read ~/.bashrc (as it does when its stdin is a socket)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'hk-home-'))
+    writeFileSync(join(home, '.bashrc'), 'echo from-bashrc\n')
+    const env = { HOME: home, PATH: '/usr/bin:/bin' }
+    const bare = await runner.run({ command: '/bin/bash', args: ['-c', 'echo ran'], cwd: tmp, env, extendEnv: false })
+    expect(bare.stdout).toBe('ran\n')
   })
 
   it('ignores a child that exits without reading a large stdin', async () => {

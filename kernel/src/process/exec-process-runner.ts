@@ -1,4 +1,5 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { type ChildProcessByStdio, spawn } from 'node:child_process'
+import type { Readable, Writable } from 'node:stream'
 import type { ProcessOutputStream, ProcessRunner, ProcessRunOptions, ProcessRunResult } from '../process-runner.js'
 import { CappedCapture } from './capped-capture.js'
 import { childEnv, commandLine } from './command-line.js'
@@ -70,7 +71,7 @@ async function runProcess(options: ProcessRunOptions, settings: RunnerSettings):
   if (options.signal?.aborted) return finish({ aborted: true })
 
   const { file, args } = commandLine(options)
-  let child: ChildProcessWithoutNullStreams
+  let child: Child
   try {
     child = startChild(file, args, options)
   } catch (error) {
@@ -91,7 +92,7 @@ async function runProcess(options: ProcessRunOptions, settings: RunnerSettings):
   const noop = () => {}
   child.on('error', noop)
   // A child that exits without reading its stdin makes the write fail with EPIPE; that is not the run's failure.
-  child.stdin.on('error', noop)
+  child.stdin?.on('error', noop)
   const closeStdin = openStdin(child, pid, options)
   const streams = [child.stdout, child.stderr]
   for (const stream of streams) stream.on('error', noop)
@@ -145,37 +146,43 @@ async function runProcess(options: ProcessRunOptions, settings: RunnerSettings):
   return finish({ exitCode, signal, pid })
 }
 
-function startChild(file: string, args: string[], options: ProcessRunOptions): ChildProcessWithoutNullStreams {
+type Child = ChildProcessByStdio<Writable | null, Readable, Readable>
+
+function startChild(file: string, args: string[], options: ProcessRunOptions): Child {
   return spawn(file, args, {
     cwd: options.cwd,
     env: childEnv(options),
     // Own process group (setsid), so the whole tree can be signalled through -pid.
     detached: true,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  })
+    // Nothing to write: stdin is /dev/null, not an empty pipe. Node's pipes are sockets, and bash run with a socket
+    // for stdin and no SHLVL (an environment policy that drops it) takes itself for rshd's and reads ~/.bashrc.
+    stdio: [options.stdin === undefined && options.onStdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  }) as Child
 }
 
 /**
  * Writes `stdin` and closes the pipe; with `onStdin`, writes it and hands the open pipe over. Returns what closes it
  * for good once the run is over (later writes then fail at once).
  */
-function openStdin(child: ChildProcessWithoutNullStreams, pid: number, options: ProcessRunOptions): () => void {
+function openStdin(child: Child, pid: number, options: ProcessRunOptions): () => void {
   const { onStdin } = options
+  const { stdin } = child
+  if (stdin === null) return () => {}
   if (!onStdin) {
-    child.stdin.end(options.stdin ?? '')
+    stdin.end(options.stdin ?? '')
     return () => {}
   }
-  if (options.stdin !== undefined) child.stdin.write(options.stdin)
+  if (options.stdin !== undefined) stdin.write(options.stdin)
   try {
-    onStdin(processStdin(pid, child.stdin))
+    onStdin(processStdin(pid, stdin))
   } catch {
     // The caller's exception is not the run's failure.
   }
-  return () => child.stdin.destroy()
+  return () => stdin.destroy()
 }
 
 /** Passes every chunk of output to `onOutput` as it arrives. */
-function forwardOutput(child: ChildProcessWithoutNullStreams, onOutput: ProcessRunOptions['onOutput']): void {
+function forwardOutput(child: Child, onOutput: ProcessRunOptions['onOutput']): void {
   if (!onOutput) return
   const forward = (stream: ProcessOutputStream) => (chunk: Uint8Array) => {
     try {
