@@ -38,10 +38,19 @@ export function writeCaseDir(dir, spec) {
  */
 export async function runCase(caseDir, outDir, { env = {}, args = [], timeoutMs = 150_000 } = {}) {
   const { code, stdout, stderr } = await runProcess(runCaseScript(), [caseDir, ...args], {
-    env: cleanEnv({ OUT: outDir, CODEX_TIMEOUT: '90', ...env }),
+    // An empty HOME: Codex runs its shell commands as login shells, which read the machine's ~/.profile and ~/.bashrc
+    // (a slow tool's init there stalls every command past its 10 s yield).
+    env: cleanEnv({ OUT: outDir, CODEX_TIMEOUT: '90', HOME: isolatedHome(caseDir), ...env }),
     timeoutMs,
   })
   return { code, stdout, stderr }
+}
+
+/** `<case>/.home`, created empty (Codex's own files are under CODEX_HOME). */
+export function isolatedHome(caseDir) {
+  const home = join(caseDir, '.home')
+  mkdirSync(home, { recursive: true })
+  return home
 }
 
 function parseMeta(text) {

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { readJsonLines } from '../../lib/files.mjs'
 import { probeModules, runKernelJob } from '../../lib/kernel-side.mjs'
-import { collectHookCalls, substituteHook } from './codex-case.mjs'
+import { collectHookCalls, isolatedHome, substituteHook } from './codex-case.mjs'
 import { cleanEnv, REPO_ROOT } from './env.mjs'
 import { agentIdMap, casePathMap, kernelRequestItems, normalizeHookCalls, requestDeltas, splitConversations } from './normalize.mjs'
 
@@ -132,8 +132,15 @@ export async function runKernelScenario(scenario, root, codexResult, { timeoutMs
   }
   const run = await runKernelJob(join(import.meta.dirname, 'kernel-child.mjs'), dir, job, {
     cwd: paths.cwd,
-    // HARNESS_HOME: keep the harness's own trust store (and anything else it keeps there) per case
-    env: cleanEnv({ HOOK_OUT: paths.out, HOOK_RESP: paths.responses, TMPDIR: paths.tmp, HARNESS_HOME: join(dir, 'harness-home') }),
+    // HARNESS_HOME: keep the harness's own trust store (and anything else it keeps there) per case; HOME empty, as
+    // on the real side
+    env: cleanEnv({
+      HOOK_OUT: paths.out,
+      HOOK_RESP: paths.responses,
+      TMPDIR: paths.tmp,
+      HARNESS_HOME: join(dir, 'harness-home'),
+      HOME: isolatedHome(dir),
+    }),
     timeoutMs,
   })
   const { child } = run

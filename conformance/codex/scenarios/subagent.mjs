@@ -9,9 +9,10 @@ import { delayed, EXEC_EVENTS, recordEvents } from '../lib/kit.mjs'
  *     rollout, SubagentStop's the parent's (the child's is agent_transcript_path);
  *   * spawn_agent's result is `{"agent_id":…,"nickname":…}` (a random name: normalized to `<nickname>`);
  *   * the child finished while the root's request was held: when that answer came, the root made one more request
- *     with `<subagent_notification>` before its Stop (the kernel does not: see the report);
- *   * with a shell command in the child, the command did not finish inside the root's turn on a loaded machine (even
- *     `baseline`'s command hit exec_command's 10 s yield then), so the child only answers.
+ *     with `<subagent_notification>` before its Stop (as the kernel does: the notification is steered into the turn);
+ *   * with a shell command in the child, the command did not finish inside the root's turn when recorded (the
+ *     machine's ~/.bashrc held every shell command 10 s before the suite ran Codex with an empty HOME), so the child
+ *     only answers.
  */
 export const SUB_EVENTS = [...EXEC_EVENTS, 'SubagentStart', 'SubagentStop']
 
