@@ -87,12 +87,16 @@ describe('ExecProcessRunner: stdin, cwd, env, exit', () => {
     expect(stdin.stdout).toBe('/dev/null\n')
   })
 
-  it('a bash without SHLVL and without stdin does not read ~/.bashrc (as it does when its stdin is a socket)', async () => {
+  it('a bash without SHLVL does not read ~/.bashrc, with or without a payload (it does when its stdin is a socket)', async () => {
     const home = mkdtempSync(join(tmpdir(), 'hk-home-'))
     writeFileSync(join(home, '.bashrc'), 'echo from-bashrc\n')
     const env = { HOME: home, PATH: '/usr/bin:/bin' }
-    const bare = await runner.run({ command: '/bin/bash', args: ['-c', 'echo ran'], cwd: tmp, env, extendEnv: false })
-    expect(bare.stdout).toBe('ran\n')
+    const bash = { command: '/bin/bash', args: ['-c', 'cat; echo ran'], cwd: tmp, env, extendEnv: false }
+    expect((await runner.run(bash)).stdout).toBe('ran\n')
+    expect((await runner.run({ ...bash, stdin: '{"hook":1}' })).stdout).toBe('{"hook":1}ran\n')
+    // The payload comes from a file unlinked before the child runs.
+    const fd0 = await runner.run({ command: 'readlink /proc/self/fd/0', shell: true, cwd: tmp, stdin: 'x' })
+    expect(fd0.stdout).toMatch(/harness-stdin-[0-9a-f-]{36} \(deleted\)\n$/)
   })
 
   it('ignores a child that exits without reading a large stdin', async () => {

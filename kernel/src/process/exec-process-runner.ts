@@ -1,4 +1,8 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { closeSync, openSync, unlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Readable, Writable } from 'node:stream'
 import type { ProcessOutputStream, ProcessRunner, ProcessRunOptions, ProcessRunResult } from '../process-runner.js'
 import { CappedCapture } from './capped-capture.js'
@@ -149,15 +153,40 @@ async function runProcess(options: ProcessRunOptions, settings: RunnerSettings):
 type Child = ChildProcessByStdio<Writable | null, Readable, Readable>
 
 function startChild(file: string, args: string[], options: ProcessRunOptions): Child {
-  return spawn(file, args, {
-    cwd: options.cwd,
-    env: childEnv(options),
-    // Own process group (setsid), so the whole tree can be signalled through -pid.
-    detached: true,
-    // Nothing to write: stdin is /dev/null, not an empty pipe. Node's pipes are sockets, and bash run with a socket
-    // for stdin and no SHLVL (an environment policy that drops it) takes itself for rshd's and reads ~/.bashrc.
-    stdio: [options.stdin === undefined && options.onStdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-  }) as Child
+  // Node's pipes are sockets, and bash run with a socket for stdin and no SHLVL (an environment without it: a policy
+  // that drops it, a host not started from a shell) takes itself for rshd's and reads ~/.bashrc, which a hook run by
+  // Codex or Claude Code never does. So stdin is /dev/null when there is nothing to write, and a payload is read from
+  // an unlinked file; only a stdin kept open (`onStdin`) is a pipe.
+  const payload = options.onStdin === undefined && options.stdin !== undefined ? payloadFile(options.stdin) : undefined
+  try {
+    return spawn(file, args, {
+      cwd: options.cwd,
+      env: childEnv(options),
+      // Own process group (setsid), so the whole tree can be signalled through -pid.
+      detached: true,
+      stdio: [payload ?? (options.onStdin === undefined && options.stdin === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'],
+    }) as Child
+  } finally {
+    if (payload !== undefined) closeSync(payload)
+  }
+}
+
+/** An open descriptor of a file holding `stdin` and already unlinked; undefined (a pipe is used) when none can be made. */
+function payloadFile(stdin: string | Uint8Array): number | undefined {
+  const path = join(tmpdir(), `harness-stdin-${randomUUID()}`)
+  try {
+    writeFileSync(path, stdin, { mode: 0o600, flag: 'wx' })
+    const fd = openSync(path, 'r')
+    unlinkSync(path)
+    return fd
+  } catch {
+    try {
+      unlinkSync(path)
+    } catch {
+      // Never written.
+    }
+    return undefined
+  }
 }
 
 /**
@@ -167,6 +196,7 @@ function startChild(file: string, args: string[], options: ProcessRunOptions): C
 function openStdin(child: Child, pid: number, options: ProcessRunOptions): () => void {
   const { onStdin } = options
   const { stdin } = child
+  // /dev/null, or a payload given as a file.
   if (stdin === null) return () => {}
   if (!onStdin) {
     stdin.end(options.stdin ?? '')
