@@ -12,10 +12,12 @@ export interface AgentDefinition {
 export const CLAUDE_DEFAULT_AGENT = 'general-purpose'
 export const CODEX_DEFAULT_AGENT = 'default'
 
-export const defaultAgents: Readonly<Record<string, AgentDefinition>> = Object.freeze({
-  [CLAUDE_DEFAULT_AGENT]: {
-    description: 'General-purpose agent for researching complex questions and carrying out multi-step tasks.',
+/** The agent types each program's tool offers by default. */
+export const defaultAgents: Readonly<Record<'claude-code' | 'codex', Readonly<Record<string, AgentDefinition>>>> = Object.freeze({
+  'claude-code': {
+    [CLAUDE_DEFAULT_AGENT]: { description: 'General-purpose agent for researching complex questions and carrying out multi-step tasks.' },
   },
+  codex: { [CODEX_DEFAULT_AGENT]: { description: 'A general agent.' } },
 })
 
 export function checkAgents(agents: Record<string, AgentDefinition>, where: string): void {

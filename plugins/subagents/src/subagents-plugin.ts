@@ -33,7 +33,7 @@ export function subagents(options: SubagentsOptions = {}): Plugin {
   const maxDepth = options.maxDepth ?? 1
   if (!(Number.isInteger(maxDepth) && maxDepth >= 0))
     throw new TypeError(`subagents: maxDepth must be a whole number >= 0, got ${maxDepth}`)
-  const agents = options.agents ?? (flavor === 'codex' ? { default: { description: 'A general agent.' } } : defaultAgents)
+  const agents = options.agents ?? defaultAgents[flavor]
   checkAgents(agents, 'subagents')
   return definePlugin({
     name: 'subagents',

@@ -12,7 +12,7 @@ import { persistOutput, runFor, stateOf, type TapContext } from './tap-context.j
  */
 export async function runSessionStart(ctx: TapContext, { session, source, signal, halt }: SessionStartPayload): Promise<void> {
   const fields =
-    source === 'resume'
+    source === 'resume' && willRun(ctx, session, source)
       ? { source, ...resumeFields(session, ctx.modelName()) }
       : source === 'compact'
         ? { source, model: ctx.modelName() }
@@ -26,6 +26,11 @@ export async function runSessionStart(ctx: TapContext, { session, source, signal
   for (const text of texts) session.inject(hookTextMessage(text, { kind: 'session', event: 'SessionStart', hookName: hook }))
   for (const block of gate.blocks) session.notice('warning', `SessionStart hook error: ${block.reason}`, PLUGIN_NAME)
   if (gate.stop) halt({ reason: gate.stop.reason ?? 'a SessionStart hook stopped the session' })
+}
+
+/** Whether a SessionStart handler runs for `source`: the resume fields read the session's log, only for one. */
+function willRun(ctx: TapContext, session: Session, source: string): boolean {
+  return (stateOf(ctx, session)?.selector.select({ event: 'SessionStart', subject: source, cwd: session.cwd }).runnable.length ?? 0) > 0
 }
 
 /**

@@ -69,3 +69,17 @@ export interface RunnerServices {
   /** The MCP servers mcp_tool handlers call; without it (or without the server) they fail: `MCP server '<name>' not connected`. */
   mcpClients?: McpToolCaller | undefined
 }
+
+/** A runner's outcome from what it has to say: nothing ran a process, the rest are the defaults (no exit, no output). */
+export function outcomeOf(kind: HandlerRunOutcome['kind'], started: number) {
+  return (fields: Partial<HandlerRunOutcome>): HandlerRunOutcome => ({
+    kind,
+    exitCode: null,
+    stdout: '',
+    stderr: '',
+    timedOut: false,
+    aborted: false,
+    durationMs: performance.now() - started,
+    ...fields,
+  })
+}

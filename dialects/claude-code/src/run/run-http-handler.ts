@@ -1,6 +1,6 @@
 import type { HttpHandler } from '../types.js'
 import { describeFetchError } from './fetch-error.js'
-import type { HandlerRunOutcome, HandlerRunSpec } from './handler-run.js'
+import { type HandlerRunOutcome, type HandlerRunSpec, outcomeOf } from './handler-run.js'
 import { effectiveEnv, interpolateHeaderValue } from './header-interpolation.js'
 import { payloadJsonOf } from './payload-json.js'
 import { timeoutSignal, timeoutText } from './timeout-signal.js'
@@ -26,16 +26,7 @@ export function httpHeaders(
 export async function runHttpHandler(fetchImpl: typeof fetch, handler: HttpHandler, spec: HandlerRunSpec): Promise<HandlerRunOutcome> {
   const started = performance.now()
   const deadline = timeoutSignal(spec.timeoutMs, spec.signal)
-  const finish = (fields: Partial<HandlerRunOutcome>): HandlerRunOutcome => ({
-    kind: 'http',
-    exitCode: null,
-    stdout: '',
-    stderr: '',
-    timedOut: false,
-    aborted: false,
-    durationMs: performance.now() - started,
-    ...fields,
-  })
+  const finish = outcomeOf('http', started)
   if (deadline.aborted()) return finish({ aborted: true, error: 'aborted' })
   if (!URL.canParse(handler.url)) return finish({ error: `invalid URL: ${handler.url}` })
   try {

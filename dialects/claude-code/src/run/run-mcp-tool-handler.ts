@@ -1,5 +1,5 @@
 import type { McpToolHandler } from '../types.js'
-import type { HandlerRunOutcome, HandlerRunSpec } from './handler-run.js'
+import { type HandlerRunOutcome, type HandlerRunSpec, outcomeOf } from './handler-run.js'
 import type { McpToolCaller, McpToolCallResult } from './mcp-tool-caller.js'
 import { mcpToolArguments } from './mcp-tool-input.js'
 import { payloadJsonOf } from './payload-json.js'
@@ -30,16 +30,7 @@ export async function runMcpToolHandler(
   spec: HandlerRunSpec,
 ): Promise<HandlerRunOutcome> {
   const started = performance.now()
-  const finish = (fields: Partial<HandlerRunOutcome>): HandlerRunOutcome => ({
-    kind: 'mcp_tool',
-    exitCode: null,
-    stdout: '',
-    stderr: '',
-    timedOut: false,
-    aborted: false,
-    durationMs: performance.now() - started,
-    ...fields,
-  })
+  const finish = outcomeOf('mcp_tool', started)
   const fail = (error: string, mcpFailure: HandlerRunOutcome['mcpFailure']) =>
     finish({ exitCode: 1, stderr: error, error, ...(mcpFailure === undefined ? {} : { mcpFailure }) })
   const payload = parsePayload(spec.stdin)

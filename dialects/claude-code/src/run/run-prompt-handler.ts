@@ -1,6 +1,6 @@
 import type { ModelProvider } from '@harness-kernel/kernel'
 import type { PromptHandler } from '../types.js'
-import type { HandlerRunOutcome, HandlerRunSpec } from './handler-run.js'
+import { type HandlerRunOutcome, type HandlerRunSpec, outcomeOf } from './handler-run.js'
 import { payloadJsonOf } from './payload-json.js'
 import { promptHookRequest } from './prompt-request.js'
 import { parsePromptVerdict } from './prompt-verdict.js'
@@ -19,16 +19,7 @@ export async function runPromptHandler(
 ): Promise<HandlerRunOutcome> {
   const started = performance.now()
   const timeoutMs = Number.isFinite(spec.timeoutMs) && spec.timeoutMs > 0 ? spec.timeoutMs : PROMPT_HOOK_TIMEOUT_MS
-  const finish = (fields: Partial<HandlerRunOutcome>): HandlerRunOutcome => ({
-    kind: 'prompt',
-    exitCode: null,
-    stdout: '',
-    stderr: '',
-    timedOut: false,
-    aborted: false,
-    durationMs: performance.now() - started,
-    ...fields,
-  })
+  const finish = outcomeOf('prompt', started)
   if (model === undefined) return finish({ error: 'prompt hooks need a model provider' })
   const deadline = timeoutSignal(timeoutMs, spec.signal)
   if (deadline.aborted()) return finish({ aborted: true, error: 'aborted' })
