@@ -20,6 +20,7 @@ import { fmt } from './measure.js'
 import { seedFromEnv } from './reliability/prng.js'
 import { reliabilityBench } from './reliability.bench.js'
 import { markdown, type Section } from './report.js'
+import { sandboxBench } from './sandbox.bench.js'
 import { sessionLogBench } from './session-log.bench.js'
 import { startupBench } from './startup.bench.js'
 
@@ -44,6 +45,7 @@ const BENCHES: Record<string, () => Promise<Section>> = {
   'codex-steer': () => codexSteerBench({ turns: 20, warmup: 2, deltas: 20, deltaMs: 10 }),
   'codex-driver-steps': () => codexDriverStepsBench({ calls: 10, reps: 8, execReps: 8 }),
   startup: () => startupBench({ runs: 15, warmup: 2 }),
+  sandbox: () => sandboxBench({ samples: 60, warmup: 5 }),
   compaction: () => compactionBench({ steps: 2000, outputChars: 2000, contextWindow: 50_000 }),
   'app-server': () => appServerBench({ steps: 2000, runs: 5, threadSteps: 500, threads: 8, concurrencyRuns: 4, warmupSteps: 300 }),
   reliability: () =>
@@ -72,6 +74,7 @@ const DEFAULT = [
   'claude-code-concurrency',
   'app-server',
   'compaction',
+  'sandbox',
   // Last: they load a driver into this process and run Claude Code or Codex beside it.
   'claude-code-steer',
   'codex-steer',
@@ -84,6 +87,7 @@ const ORDER = [
   'loop',
   'session-log',
   'compaction',
+  'sandbox',
   'codex-overhead',
   'codex-concurrency',
   'codex-real',

@@ -48,6 +48,11 @@ export interface CreateHarnessOptions {
   env?: Record<string, string | undefined>
   /** Added after the configured plugins (the CLI's progress reporter, a transport, …). */
   plugins?: readonly Plugin[]
+  /**
+   * A `guardrails()` plugin (the CLI's `--sandbox`, `--ask-for-approval` and Codex's config): added after the configured
+   * plugins, in place of a configured plugin of that name, so its policy is the one in force.
+   */
+  guardrails?: Plugin
   /** `false` composes without a model, e.g. to read sessions. Default `true`. */
   requireModel?: boolean
   /**
@@ -174,6 +179,8 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
   }
   // The chosen driver replaces a configured `useDriver()` plugin (named `driver`), and comes after the rest so its service wins.
   if (driverPlugin) plugins = [...plugins.filter((plugin) => plugin?.name !== driverPlugin.name), driverPlugin]
+  const guardrailsPlugin = options.guardrails
+  if (guardrailsPlugin) plugins = [...plugins.filter((plugin) => plugin?.name !== guardrailsPlugin.name), guardrailsPlugin]
 
   const { plugins: _plugins, model: _model, driver: _driver, ...kernelOptions } = config
   const sessionsDir = options.sessionsDir ?? config.sessionsDir

@@ -5,10 +5,14 @@ import { describe, expect, it } from 'vitest'
 import { processesNamed } from '../../kernel/test/support/marked-processes.js'
 import { harness, project, readEvents, sessionsIn } from './support.js'
 
-/** `harness run` whose model has the shell tool start two marked sleeps; SIGKILLed once both run. */
+/**
+ * `harness run` whose model has the shell tool start two marked sleeps; SIGKILLed once both run. Without the sandbox:
+ * a sandboxed command dies with its kernel (kernel/test/process-reap.test.ts), what is reaped is what runs outside it.
+ */
 async function crashedRun(cwd: string, marker: string): Promise<void> {
   let child: ChildProcess | undefined
-  const run = harness(['run', 'start the sleeps', '--model', 'scripted:script.yaml'], {
+  const args = ['run', 'start the sleeps', '--model', 'scripted:script.yaml', '--dangerously-bypass-approvals-and-sandbox']
+  const run = harness(args, {
     cwd,
     onSpawn: (spawned) => {
       child = spawned

@@ -6,6 +6,8 @@ import { capabilityGaps } from './driver/capability-gaps.js'
 import { nativeDriver } from './driver/native-driver.js'
 import { DRIVER_SPEC, type Driver } from './driver/types.js'
 import { errorMessage, type HookTapError, KernelError } from './errors.js'
+import { DEFAULT_GUARDRAILS_POLICY } from './guardrails/policy.js'
+import { createGuardrails } from './guardrails/session-guardrails.js'
 import { createKernelHooks, type HookByName, type HookName, hookByName, type KernelHooks } from './hooks.js'
 import type { KernelOptions, ResolvedKernelOptions } from './kernel-options.js'
 import type { Disposer, KernelApi, Plugin, ProvideOptions, StartSubagentOptions } from './plugin.js'
@@ -13,6 +15,7 @@ import { ExecProcessRunner } from './process/exec-process-runner.js'
 import type { ProcessGroupRecord } from './process/process-ledger.js'
 import { describeReap, reapProcessGroups } from './process/reap-process-groups.js'
 import { recordingProcessRunner } from './process/recording-process-runner.js'
+import { bwrapSandbox } from './sandbox/bwrap-sandbox.js'
 import type { ServiceKey, Services } from './services.js'
 import { KernelSession } from './session.js'
 import { JsonlSessionStore } from './session-log/jsonl-session-store.js'
@@ -60,6 +63,10 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     logger: asValue(logger),
     approvals: asValue(denyWithoutApprover),
     processRunner: asFunction(() => new ExecProcessRunner()).singleton(),
+    sandbox: asFunction(() => bwrapSandbox()).singleton(),
+    guardrails: asFunction(({ session, sandbox }: Services) =>
+      createGuardrails({ policy: DEFAULT_GUARDRAILS_POLICY, sandbox, cwd: session.cwd }),
+    ).scoped(),
     sessionStore: asFunction(({ clock }: Services) => new JsonlSessionStore(resolved.sessionsDir, clock)).singleton(),
     steering: asFunction(() => new InProcessSteeringSource()).scoped(),
     driver: asValue(nativeDriver()),
@@ -171,6 +178,7 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       tools,
       approvals: scope.resolve('approvals'),
       processRunner: recordingProcessRunner(scope.resolve('processRunner'), ledger),
+      guardrails: () => scope.resolve('guardrails'),
       logger: scope.resolve('logger'),
       reportTapError,
       ...(parent === undefined ? {} : { parent }),
@@ -245,6 +253,8 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       sessionId: id,
       transcriptPath: child.transcriptPath,
     })
+    // A subagent runs under the policy its parent runs under now, as Codex's do.
+    child.guardrails.setPolicy(owner.guardrails.policy)
     owner.adoptChild(child)
     return child
   }

@@ -1,5 +1,6 @@
 import type { Compactor } from './compaction/compactor.js'
 import type { Driver } from './driver/types.js'
+import type { GuardedAction, Guardrails, Sandbox } from './guardrails/types.js'
 import type { ModelProvider } from './model.js'
 import type { ProcessRunner } from './process-runner.js'
 import type { SessionStore } from './session-store.js'
@@ -24,11 +25,25 @@ export interface ApprovalRequest {
   call: ToolCall
   reason: string | undefined
   signal: AbortSignal
+  /** Set when the guardrails ask: the command or file change to approve (else a hook or policy tap asked). */
+  action?: GuardedAction
+  /** Set when the guardrails ask: whether the call runs inside the sandbox once approved. */
+  sandboxed?: boolean
+  /** An argv prefix the approver may allow from now on (Codex's `proposedExecpolicyAmendment`). */
+  proposedRule?: string[]
 }
+
+/**
+ * An approver's answer. `remember: 'session'` approves the same command (or file) for the rest of the session (Codex's
+ * `acceptForSession`); `rule` allows an argv prefix from now on; `interrupt` on a refusal ends the turn (Codex's `cancel`).
+ */
+export type ApprovalDecision =
+  | { kind: 'allow'; remember?: 'session'; rule?: string[] }
+  | { kind: 'deny'; reason: string; interrupt?: boolean }
 
 /** Decides a tool call that policy left at `ask` and no `tools/permission-request` tap decided. */
 export interface Approvals {
-  request(request: ApprovalRequest): Promise<{ kind: 'allow' } | { kind: 'deny'; reason: string }>
+  request(request: ApprovalRequest): Promise<ApprovalDecision>
 }
 
 /** The services the kernel knows; a plugin may provide more under its own keys. */
@@ -41,6 +56,10 @@ export interface Services {
   sessionStore: SessionStore
   approvals: Approvals
   processRunner: ProcessRunner
+  /** How tools' processes and file writes are confined (`bwrapSandbox()` by default); one for the kernel. */
+  sandbox: Sandbox
+  /** Per session: the sandbox and approval policy in force, and the approvals remembered (`guardrails()`). */
+  guardrails: Guardrails
   clock: Clock
   logger: Logger
   session: Session

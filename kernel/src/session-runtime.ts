@@ -1,5 +1,6 @@
 import type { Compactor } from './compaction/compactor.js'
 import type { HookTapError } from './errors.js'
+import type { Guardrails } from './guardrails/types.js'
 import type { KernelHooks } from './hooks.js'
 import type { ResolvedKernelOptions } from './kernel-options.js'
 import type { Message } from './messages.js'
@@ -24,6 +25,7 @@ export interface SessionRuntime {
   readonly tools: ToolRegistry
   readonly approvals: Approvals
   readonly processRunner: ProcessRunner
+  readonly guardrails: Guardrails
   readonly logger: Logger
   /** The `compactor` service, when one is provided: the native loop asks it before each model request. */
   readonly compactor: Compactor | undefined

@@ -1,5 +1,6 @@
 import type { CompactionResult } from './compaction/run-compaction.js'
 import type { Halt } from './decisions.js'
+import type { Guardrails } from './guardrails/types.js'
 import type { Message } from './messages.js'
 import type { ProcessRunner } from './process-runner.js'
 import type { HookRunRecord, NoticeLevel, SessionEvent, SessionEventBody, TurnStatus } from './session-events.js'
@@ -46,6 +47,11 @@ export interface Session {
    * session's ledger while it runs, so a resume after a crash kills what was left. Hooks and tools run theirs here.
    */
   readonly processRunner: ProcessRunner
+  /**
+   * The sandbox and approval policy the session's tools run under, and the approvals remembered: a host changes it for
+   * later calls with `guardrails.setPolicy()`. Hooks run outside it, as Codex's do.
+   */
+  readonly guardrails: Guardrails
   /** Messages derived from the log so far. */
   readonly messages: readonly Message[]
   run(input: TurnInput): Promise<TurnResult>

@@ -7,6 +7,7 @@ import { createTurnHost } from './driver/turn-host.js'
 import type { Driver, DriverSession } from './driver/types.js'
 import type { HookTapError } from './errors.js'
 import { errorMessage, KernelError } from './errors.js'
+import type { Guardrails } from './guardrails/types.js'
 import type { KernelHooks } from './hooks.js'
 import type { ResolvedKernelOptions } from './kernel-options.js'
 import type { Message } from './messages.js'
@@ -40,6 +41,8 @@ export interface SessionParts {
   tools: ToolRegistry
   approvals: Approvals
   processRunner: ProcessRunner
+  /** The `guardrails` service of the session's scope, resolved on first use (after the scope knows the session). */
+  guardrails(): Guardrails
   logger: Logger
   /** The `compactor` service, resolved on first use; undefined when none is provided. */
   compactor(): Compactor | undefined
@@ -68,6 +71,7 @@ export class KernelSession implements Session, SessionRuntime {
   steeringSources: readonly SteeringSource[] = [this.queue]
   readonly #log: SessionLog
   readonly #parts: SessionParts
+  #guardrails: Guardrails | undefined
   #chain: Promise<unknown> = Promise.resolve()
   #scheduled = 0
   #active: AbortController | undefined
@@ -93,6 +97,11 @@ export class KernelSession implements Session, SessionRuntime {
     this.logger = parts.logger
     this.parent = parts.parent
     this.#parts = parts
+  }
+
+  get guardrails(): Guardrails {
+    this.#guardrails ??= this.#parts.guardrails()
+    return this.#guardrails
   }
 
   /**
@@ -320,6 +329,7 @@ export class KernelSession implements Session, SessionRuntime {
       cwd: this.cwd,
       stateDir: this.#parts.driverStateDir,
       logger: this.logger,
+      guardrails: this.guardrails,
       ...(nativeId === undefined ? {} : { nativeId }),
       ...(this.options.system === undefined ? {} : { system: this.options.system }),
     })

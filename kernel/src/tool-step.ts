@@ -1,6 +1,7 @@
 import type { Halt, PostToolDecision, PreToolDecision } from './decisions.js'
 import type { ToolOutcome } from './driver/types.js'
 import { errorMessage } from './errors.js'
+import type { GuardedAction, GuardVerdict } from './guardrails/types.js'
 import type { ToolCallBlock } from './messages.js'
 import type { SessionRuntime } from './session-runtime.js'
 import type { StepPayload, ToolCall } from './session-types.js'
@@ -61,17 +62,28 @@ function batches(runtime: SessionRuntime, calls: ToolCallBlock[]): number[][] {
   return result
 }
 
-/** One call through `tools/pre-execute` → permission → execute → `tools/post-execute`; logs the call, not its result. */
+/** One call through `tools/pre-execute` → guardrails → permission → execute → `tools/post-execute`; logs the call, not its result. */
 export async function runToolCall(runtime: SessionRuntime, step: StepPayload, block: ToolCall): Promise<CallOutcome> {
   const call: ToolCall = { id: block.id, name: block.name, input: block.input }
   const payload = { ...step, call }
   const pre: PreToolDecision = await runtime.hooks.toolPreExecute.promise({ kind: 'allow' }, payload)
   const context = [...(pre.context ?? [])]
-  const verdict = await permission(runtime, payload, pre)
+  const guarded =
+    pre.kind === 'deny'
+      ? undefined
+      : judgeCall(runtime, call.name, pre.kind === 'allow' && pre.input !== undefined ? pre.input : call.input)
+  let verdict = await permission(runtime, payload, pre, guarded)
   const logCall = (input: unknown, decision: string) =>
     runtime.append({ type: 'tool/call', turnId: step.turn.id, step: step.step, callId: call.id, name: call.name, input, decision })
+  let sandboxed = guarded === undefined || guarded.verdict.kind === 'deny' || guarded.verdict.sandboxed
+  if (verdict.kind === 'allow' && verdict.input !== undefined) {
+    // A permission hook's rewrite is judged again: its approval stands for it, a refusal by rule does not give way.
+    const again = judgeCall(runtime, call.name, verdict.input)
+    if (again?.verdict.kind === 'deny') verdict = { kind: 'deny', reason: again.verdict.reason }
+    else if (again !== undefined) sandboxed = again.verdict.sandboxed
+  }
   if (verdict.kind === 'deny') {
-    const halt = pre.kind === 'deny' ? pre.halt : undefined
+    const halt = pre.kind === 'deny' ? pre.halt : verdict.halt
     logCall(call.input, halt ? 'deny-halt' : 'deny')
     return { result: { output: verdict.reason, isError: true }, context, halt }
   }
@@ -80,7 +92,7 @@ export async function runToolCall(runtime: SessionRuntime, step: StepPayload, bl
   const rewritten = verdict.input ?? (pre.kind === 'allow' ? pre.input : undefined)
   const input = rewritten !== undefined ? rewritten : call.input
   logCall(input, rewritten !== undefined ? 'allow-rewritten' : 'allow')
-  const result = capOutput(await execute(runtime, step, { ...call, input }), runtime.options.maxToolOutputBytes)
+  const result = capOutput(await execute(runtime, step, { ...call, input }, sandboxed), runtime.options.maxToolOutputBytes)
   const post: PostToolDecision = await runtime.hooks.toolPostExecute.promise(
     { kind: 'accept' },
     { ...payload, call: { ...call, input }, result },
@@ -100,27 +112,70 @@ function capOutput(result: ToolOutput, maxBytes: number): ToolOutput {
   return output === result.output ? result : { ...result, output }
 }
 
-export type Verdict = { kind: 'allow'; input?: unknown } | { kind: 'deny'; reason: string }
+export type Verdict = { kind: 'allow'; input?: unknown } | { kind: 'deny'; reason: string; halt?: Halt }
 
-/** `ask` goes to `tools/permission-request`, then to the approver; `allow` and `deny` stand. */
+/** What the guardrails make of a call, for a tool that says what it does (`guard`). */
+export interface GuardedCall {
+  action: GuardedAction
+  verdict: GuardVerdict
+}
+
+/** The guardrails' verdict on a call; undefined for a tool that does not say what it does, or input it would refuse. */
+function judgeCall(runtime: SessionRuntime, name: string, input: unknown): GuardedCall | undefined {
+  const tool = runtime.tools.get(name)
+  if (tool?.guard === undefined) return undefined
+  const parsed = tool.inputSchema.safeParse(input)
+  if (!parsed.success) return undefined
+  let action: GuardedAction | undefined
+  try {
+    action = tool.guard(parsed.data, { cwd: runtime.session.cwd })
+  } catch (error) {
+    // A tool that cannot say what it would do does not run.
+    const reason = `Tool "${name}" could not be checked against the sandbox policy: ${errorMessage(error)}`
+    return { action: { kind: 'fileChange', paths: [], cwd: runtime.session.cwd }, verdict: { kind: 'deny', reason } }
+  }
+  return action === undefined ? undefined : { action, verdict: runtime.guardrails.judge(action) }
+}
+
+/**
+ * A guardrails refusal stands; `ask` (from policy or from the guardrails) goes to `tools/permission-request`, then to
+ * the approver; otherwise `allow` and `deny` stand.
+ */
 export async function permission(
   runtime: SessionRuntime,
   payload: StepPayload & { call: ToolCall },
   pre: PreToolDecision,
+  guarded?: GuardedCall,
 ): Promise<Verdict> {
-  if (pre.kind !== 'ask') return pre.kind === 'deny' ? pre : { kind: 'allow' }
-  const decided = await runtime.hooks.toolPermissionRequest.promise({ kind: 'undecided' }, { ...payload, reason: pre.reason })
+  if (pre.kind === 'deny') return pre
+  const judged = guarded?.verdict
+  if (judged?.kind === 'deny') return { kind: 'deny', reason: judged.reason }
+  const guardAsks = judged?.kind === 'ask'
+  if (pre.kind !== 'ask' && !guardAsks) return { kind: 'allow' }
+  const reason = pre.kind === 'ask' ? (pre.reason ?? (guardAsks ? judged.reason : undefined)) : guardAsks ? judged.reason : undefined
+  const decided = await runtime.hooks.toolPermissionRequest.promise({ kind: 'undecided' }, { ...payload, reason })
   if (decided.kind !== 'undecided') return decided
-  return runtime.approvals.request({
+  const answer = await runtime.approvals.request({
     session: payload.session,
     turnId: payload.turn.id,
     call: payload.call,
-    reason: pre.reason,
+    reason,
     signal: payload.signal,
+    ...(guarded === undefined ? {} : { action: guarded.action, sandboxed: judged?.kind === 'ask' ? judged.sandboxed : true }),
+    ...(guardAsks && judged.proposedRule ? { proposedRule: judged.proposedRule } : {}),
   })
+  if (answer.kind === 'deny') {
+    return answer.interrupt
+      ? { kind: 'deny', reason: answer.reason, halt: { reason: 'The turn was cancelled at an approval request.' } }
+      : answer
+  }
+  if (guarded !== undefined && (answer.remember === 'session' || answer.rule !== undefined)) {
+    runtime.guardrails.remember(guarded.action, answer.rule === undefined ? {} : { rule: answer.rule })
+  }
+  return { kind: 'allow' }
 }
 
-async function execute(runtime: SessionRuntime, step: StepPayload, call: ToolCall): Promise<ToolOutput> {
+async function execute(runtime: SessionRuntime, step: StepPayload, call: ToolCall, sandboxed: boolean): Promise<ToolOutput> {
   const tool = runtime.tools.get(call.name)
   if (!tool) {
     const known = runtime.tools
@@ -139,13 +194,18 @@ async function execute(runtime: SessionRuntime, step: StepPayload, call: ToolCal
     runtime.hooks.toolOutput.taps.length > 0
       ? (stream: ToolOutputStream, text: string) => runtime.hooks.toolOutput.call({ ...step, call, stream, text })
       : undefined
+  const guardrails = runtime.guardrails
   try {
     return await tool.execute(parsed.data, {
       session: step.session,
       cwd: step.session.cwd,
       callId: call.id,
       signal: step.signal,
-      processRunner: runtime.processRunner,
+      processRunner: guardrails.runner(sandboxed, runtime.processRunner),
+      sandbox: {
+        policy: sandboxed ? guardrails.policy.sandbox : { type: 'dangerFullAccess' },
+        writeFile: (path, content) => guardrails.writeFile(sandboxed, path, content, step.signal),
+      },
       ...(output ? { output } : {}),
     })
   } catch (error) {

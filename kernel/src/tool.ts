@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import type { GuardedAction, SandboxPolicy } from './guardrails/types.js'
 import type { ProcessRunner } from './process-runner.js'
 import type { Session } from './session-types.js'
 
@@ -7,12 +8,29 @@ export interface ToolContext {
   cwd: string
   callId: string
   signal: AbortSignal
+  /**
+   * Runs this call's processes: inside the session's sandbox, or outside it when the guardrails let the call out (an
+   * approved escalation, an allow rule, `danger-full-access`).
+   */
   processRunner: ProcessRunner
+  /** Where this call runs, and how it writes files under the same confinement as its processes. */
+  sandbox: ToolSandbox
   /**
    * Streams output as the tool produces it (a shell's stdout and stderr as they arrive) to the `tools/output` point.
    * Progress only: the returned `ToolOutput` is what counts. Absent while nothing taps that point.
    */
   output?: (stream: ToolOutputStream, text: string) => void
+}
+
+/** The confinement of one tool call. */
+export interface ToolSandbox {
+  /** The policy the call runs under (`dangerFullAccess` once the guardrails let it out). */
+  readonly policy: SandboxPolicy
+  /**
+   * Writes a UTF-8 file (parents created) from inside the sandbox, so the operating system refuses what the policy
+   * refuses: a rejected promise with `code: 'EROFS'`.
+   */
+  writeFile(path: string, content: string): Promise<void>
 }
 
 /** Which stream a piece of streamed tool output came from. */
@@ -42,6 +60,11 @@ export interface ToolDefinition<Input = unknown> {
    */
   jsonSchema?: Record<string, unknown>
   aliases?: ToolAliases
+  /**
+   * What a call is about to do, for the guardrails to judge before it runs (a command, a file change). A tool without
+   * it is not judged; its processes still run in the sandbox through `context.processRunner`.
+   */
+  guard?(input: Input, context: { cwd: string }): GuardedAction | undefined
   /** Calls of tools marked parallel may run together within a step; others run alone, in order. */
   parallel?: boolean
   execute(input: Input, context: ToolContext): Promise<ToolOutput>

@@ -16,12 +16,13 @@ const zodUrl = pathToFileURL(createRequire(import.meta.url).resolve('zod')).href
 
 /**
  * A kernel in a child process: it starts session `id` and runs a turn whose model calls the tool `spawn`, which starts
- * a shell holding two `sleep`s (one in the background) named `marker` through `exec -a`. It reports the group's pid.
+ * a shell holding two `sleep`s (one in the background) named `marker` through `exec -a`, under the sandbox mode given.
+ * It reports the group's pid.
  */
 const CHILD = `
-const { createKernel, definePlugin, defineTool } = await import(${JSON.stringify(kernelDist)})
+const { createKernel, definePlugin, defineTool, guardrails } = await import(${JSON.stringify(kernelDist)})
 const { z } = await import(${JSON.stringify(zodUrl)})
-const [cwd, id, marker] = process.argv.slice(2)
+const [cwd, id, marker, sandbox] = process.argv.slice(2)
 const say = (message) => process.stdout.write(JSON.stringify(message) + '\\n')
 const model = {
   id: 'calls-spawn',
@@ -42,7 +43,7 @@ const spawnTool = defineTool({
     return { output: String(result.exitCode), isError: false }
   },
 })
-const kernel = createKernel([definePlugin({ name: 'child', setup: (api) => { api.provide('model', model); api.registerTool(spawnTool) } })], { cwd })
+const kernel = createKernel([definePlugin({ name: 'child', setup: (api) => { api.provide('model', model); api.registerTool(spawnTool) } }), guardrails({ sandbox })], { cwd })
 const session = await kernel.startSession({ id })
 say({ event: 'started' })
 await session.run('start the sleeps')
@@ -72,10 +73,16 @@ async function untilRunning(marker: string, count: number): Promise<number[]> {
 }
 
 /** Starts the child kernel and waits until both sleeps run; returns the group's pid. */
-async function kernelChild(dir: string, cwd: string, id: string, marker: string): Promise<{ child: ChildProcess; pgid: number }> {
+async function kernelChild(
+  dir: string,
+  cwd: string,
+  id: string,
+  marker: string,
+  sandbox = 'danger-full-access',
+): Promise<{ child: ChildProcess; pgid: number }> {
   const script = join(dir, 'child.mjs')
   if (!existsSync(script)) writeFileSync(script, CHILD)
-  const child = spawn(process.execPath, [script, cwd, id, marker], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [script, cwd, id, marker, sandbox], { stdio: ['ignore', 'pipe', 'pipe'] })
   children.push(child)
   let stderr = ''
   child.stderr?.on('data', (chunk) => {
@@ -106,7 +113,17 @@ const events = (path: string) =>
     .map((line) => JSON.parse(line) as SessionEvent)
 
 describe.skipIf(process.platform !== 'linux')('process groups a crashed kernel left running', () => {
-  it('survive the SIGKILLed kernel, and resuming the session kills them (leader and background child) and says so', async () => {
+  it('do not survive a SIGKILLed kernel when they ran in the sandbox (it dies with the kernel)', async () => {
+    const dir = tempDir()
+    const marker = `hk-reap-${process.pid}-sandboxed`
+    const { child } = await kernelChild(dir, join(dir, 'project'), 'sandboxed', marker, 'workspace-write')
+    await kill(child)
+    // bubblewrap's --die-with-parent kills the sandbox once the kernel is gone: wait for that, no deadline but the test's.
+    while (processesNamed(marker).length > 0) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(processesNamed(marker)).toEqual([])
+  })
+
+  it('survive the SIGKILLed kernel (unsandboxed), and resuming the session kills them (leader and background child) and says so', async () => {
     const dir = tempDir()
     const cwd = join(dir, 'project')
     const marker = `hk-reap-${process.pid}-a`

@@ -189,6 +189,18 @@ describe('ExecProcessRunner: killing the process group', () => {
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
   })
 
+  it('an abort that comes while the process starts (from onStart) still kills it', async () => {
+    const controller = new AbortController()
+    const result = await runner.run({
+      command: 'sleep 30',
+      shell: true,
+      cwd: tmp,
+      signal: controller.signal,
+      onStart: () => controller.abort(),
+    })
+    expect(result).toMatchObject({ aborted: true, exitCode: null, signal: 'SIGTERM' })
+  })
+
   it('removes its abort listener after a normal run', async () => {
     const controller = new AbortController()
     await runner.run({ command: 'true', cwd: tmp, signal: controller.signal, timeoutMs: 5000 })

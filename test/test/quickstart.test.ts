@@ -19,6 +19,8 @@ it('the quickstart runs offline: a denied command, a recovery, a steer, Codex an
   // Codex hooks from examples/quickstart/codex-home: a PostToolUse context, a PreToolUse deny, a Stop continuation.
   expect(stdout).toContain('trusted 3 Codex hooks')
   expect(stdout).toContain('developer (from codex-hooks): build/ now holds: hello.txt')
+  // The guardrails ask before a forced rm (Codex's on-request default); the example's approver says yes.
+  expect(stdout).toMatch(/\? approval asked for shell: rm -rf build && .* \(inside the sandbox\): the user says yes/)
   expect(stdout).toContain(
     'result: Command blocked by PreToolUse hook: piping a download into a shell is not allowed in this project. Command: curl',
   )

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import type { HooksListEntry } from '@harness-kernel/app-server'
+import { appendRuleAmendment } from '@harness-kernel/codex'
 import type { Command } from 'commander'
 import { CliError } from '../cli-error.js'
 import { codexSetup, loadHooks } from '../codex/codex-setup.js'
@@ -39,7 +40,8 @@ export async function appServer(options: AppServerCommandOptions, io: CliIo): Pr
   // Loaded here: `harness run` never needs the server.
   const { createAppServer, createAppServerBridge } = await import('@harness-kernel/app-server')
   const bridge = createAppServerBridge()
-  const kernel = await harnessFromOptions(options, io, cwd, [bridge.plugin])
+  const { kernel, guardrails } = await harnessFromOptions(options, io, cwd, [bridge.plugin])
+  const codexHome = codexSetup(cwd, options.codexHome, io.env).codexHome
   const server = createAppServer({
     kernel,
     bridge,
@@ -48,6 +50,11 @@ export async function appServer(options: AppServerCommandOptions, io: CliIo): Pr
     log: (message) => io.stderr.write(`harness app-server: ${message}\n`),
     ...(timeout === undefined ? {} : { hostInputTimeoutMs: timeout }),
     ...(steerOnTurnEnd === undefined ? {} : { steerOnTurnEnd }),
+    defaultPolicy: guardrails.policy,
+    // An approval with a rule (acceptWithExecpolicyAmendment) is kept where Codex keeps it: its default.rules.
+    onRuleAmendment: (prefix) => {
+      appendRuleAmendment({ codexHome, prefix })
+    },
     listHooks: (cwds) =>
       cwds.map((dir): HooksListEntry => {
         const loaded = loadHooks(codexSetup(resolve(cwd, dir), options.codexHome, io.env), io.env)

@@ -1,13 +1,15 @@
+import { resolve } from 'node:path'
 import type { Kernel, Plugin } from '@harness-kernel/kernel'
 import type { Command } from 'commander'
 import { BYPASS_HOOK_TRUST_WARNING } from '../codex/codex-setup.js'
 import { createHarness } from '../create-harness.js'
 import { parseDriverName } from '../driver-spec.js'
+import { type GuardrailFlags, type GuardrailsSetup, guardrailsSetup } from '../guardrails/guardrails-setup.js'
 import type { CliIo } from '../io.js'
 import { MODEL_USAGE } from '../model-spec.js'
 
 /** The flags every command that composes a harness takes (`run`, `app-server`). */
-export interface HarnessOptions {
+export interface HarnessOptions extends GuardrailFlags {
   model?: string
   /** `--driver NAME`: `native`, `claude-code` or `codex`. */
   driver?: string
@@ -41,6 +43,24 @@ export function withHarnessOptions(command: Command): Command {
     .option('--no-codex-hooks', "do not run the user's Codex hooks")
     .option('--claude-config-dir <dir>', "where the user's Claude Code settings are (default: $CLAUDE_CONFIG_DIR, else ~/.claude)")
     .option('--no-claude-code-hooks', "do not run the user's Claude Code hooks")
+    .option(
+      '-s, --sandbox <mode>',
+      "where the tools' commands and file writes run: read-only, workspace-write or danger-full-access (default: Codex's config, else workspace-write with the network off)",
+    )
+    .option(
+      '-a, --ask-for-approval <policy>',
+      "when to ask before a command runs: untrusted, on-request, never (default: Codex's config, else on-request)",
+    )
+    .option(
+      '--dangerously-bypass-approvals-and-sandbox',
+      'run every command without a sandbox and without asking (danger-full-access, never): only where the machine itself is the sandbox',
+    )
+    .option('-c, --codex-config <key=value>', "override a key of Codex's config.toml, as codex -c does (repeatable)", collect, [])
+    .option('-p, --profile <name>', "Codex's config profile: the layer <codex home>/<name>.config.toml, as codex --profile")
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value]
 }
 
 /** Checks `--driver` before anything else runs (a prompt is read, a kernel composed): an unknown name exits 2. */
@@ -49,7 +69,21 @@ export function checkDriverFlag(options: HarnessOptions): void {
 }
 
 /** Composes the harness the flags describe, with `plugins` added (a progress reporter, a transport's bridge). */
-export async function harnessFromOptions(options: HarnessOptions, io: CliIo, cwd: string, plugins: Plugin[]): Promise<Kernel> {
+export async function harnessFromOptions(
+  options: HarnessOptions,
+  io: CliIo,
+  cwd: string,
+  plugins: Plugin[],
+): Promise<{ kernel: Kernel; guardrails: GuardrailsSetup }> {
+  const codexFlags = options.codexConfig ?? []
+  const guardrails = guardrailsSetup({
+    flags: options,
+    cwd,
+    codexHome: options.codexHome === undefined ? undefined : resolve(cwd, options.codexHome),
+    env: io.env,
+    readCodexConfig: options.codexHooks !== false,
+  })
+  for (const warning of guardrails.warnings) io.stderr.write(`harness: warning: Codex configuration: ${warning}\n`)
   const { kernel } = await createHarness({
     cwd,
     ...(options.config === undefined ? {} : { config: options.config }),
@@ -63,12 +97,14 @@ export async function harnessFromOptions(options: HarnessOptions, io: CliIo, cwd
         : {
             ...(options.codexHome === undefined ? {} : { codexHome: options.codexHome }),
             ...(options.dangerouslyBypassHookTrust ? { trust: 'all' as const } : {}),
+            ...(codexFlags.length === 0 ? {} : { sessionFlags: codexFlags }),
           },
     claudeCode:
       options.claudeCodeHooks === false ? false : options.claudeConfigDir === undefined ? {} : { configDir: options.claudeConfigDir },
+    ...(guardrails.plugin === undefined ? {} : { guardrails: guardrails.plugin }),
     plugins,
   })
   if (options.dangerouslyBypassHookTrust && options.codexHooks !== false)
     io.stderr.write(`harness: warning: ${BYPASS_HOOK_TRUST_WARNING}\n`)
-  return kernel
+  return { kernel, guardrails }
 }

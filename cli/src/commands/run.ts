@@ -4,6 +4,8 @@ import type { Command } from 'commander'
 import { CliError } from '../cli-error.js'
 import { noModelMessage } from '../create-harness.js'
 import { exitCodeForStatus } from '../exit-codes.js'
+import { noTerminalApprovals } from '../guardrails/no-terminal-approvals.js'
+import { hasTerminal, terminalApprovals } from '../guardrails/terminal-approvals.js'
 import { type CliIo, writeJson } from '../io.js'
 import { progressReporter } from '../progress-reporter.js'
 import { readPrompt } from '../read-prompt.js'
@@ -33,8 +35,9 @@ export async function run(promptArgument: string | undefined, options: RunOption
   const cwd = resolve(io.cwd, options.cwd ?? '.')
   checkDriverFlag(options)
   const prompt = await readPrompt(promptArgument, io)
-  const kernel = await harnessFromOptions(options, io, cwd, [
+  const { kernel } = await harnessFromOptions(options, io, cwd, [
     progressReporter({ stream: io.stderr, color: colorEnabled(io.stderr, io.env) }),
+    hasTerminal(io) ? terminalApprovals(io) : noTerminalApprovals(io),
   ])
   let session: Session | undefined
   const signals = watchSignals((signal) => session?.interrupt(`interrupted by ${signal}`), io.stderr)

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Session, ToolContext, ToolDefinition } from '@harness-kernel/kernel'
+import { bwrapSandbox, DEFAULT_GUARDRAILS_POLICY, type Session, type ToolContext, type ToolDefinition } from '@harness-kernel/kernel'
 import { editFileTool, readFileTool, writeFileTool } from '@harness-kernel/tools'
 import { describe, expect, it } from 'vitest'
 import { toolFailureError, toolResponse } from '../src/index.js'
@@ -11,7 +11,17 @@ import { toolFailureError, toolResponse } from '../src/index.js'
  * for the same calls (`claude -p` against the fake Messages API, 2 runs, values copied from its hook payloads).
  */
 const dir = mkdtempSync(join(tmpdir(), 'hk-claude-file-tools-'))
-const context = { session: {} as Session, cwd: dir, callId: 'c', signal: new AbortController().signal } as ToolContext
+const signal = new AbortController().signal
+const sandbox = bwrapSandbox()
+const policy = DEFAULT_GUARDRAILS_POLICY.sandbox
+// Files are written through the kernel's default sandbox, as in a session.
+const context = {
+  session: {} as Session,
+  cwd: dir,
+  callId: 'c',
+  signal,
+  sandbox: { policy, writeFile: (path, content) => sandbox.writeFile({ policy, cwd: dir, path, content, signal }) },
+} as ToolContext
 const run = async <Input>(tool: ToolDefinition<Input>, input: unknown) => tool.execute(tool.inputSchema.parse(input), context)
 const twenty = Array.from({ length: 20 }, (_, index) => `line ${index + 1}\n`).join('')
 

@@ -1,4 +1,13 @@
-import type { DriverSession, DriverSessionContext, TurnEnd, TurnHost, TurnRequest } from '@harness-kernel/kernel'
+import {
+  type ApprovalPolicy,
+  DEFAULT_GUARDRAILS_POLICY,
+  type DriverSession,
+  type DriverSessionContext,
+  sandboxModeOf,
+  type TurnEnd,
+  type TurnHost,
+  type TurnRequest,
+} from '@harness-kernel/kernel'
 import { AppServerProcess } from './app-server-process.js'
 import { codexExecutable } from './codex-executable.js'
 import { prepareCodexHome } from './codex-home.js'
@@ -80,7 +89,7 @@ export class CodexSession implements DriverSession {
       try {
         started = (await server.connection.request(
           'turn/start',
-          { threadId, input: userInputs(prompt), clientUserMessageId: clientId },
+          { threadId, input: userInputs(prompt), clientUserMessageId: clientId, ...this.#turnPolicy() },
           this.#requestTimeoutMs,
         )) as { turn: { id: string } }
       } catch (error) {
@@ -172,8 +181,8 @@ export class CodexSession implements DriverSession {
     const system = this.#context.system
     return {
       cwd: this.#context.cwd,
-      approvalPolicy: own.approvalPolicy ?? 'never',
-      sandbox: own.sandbox ?? 'workspace-write',
+      approvalPolicy: own.approvalPolicy ?? codexApprovalPolicy(this.#context.guardrails?.policy.approval) ?? 'never',
+      sandbox: own.sandbox ?? sandboxModeOf(this.#context.guardrails?.policy.sandbox ?? DEFAULT_GUARDRAILS_POLICY.sandbox),
       config: {
         'features.shell_tool': own.builtinTools?.shell ?? false,
         'features.multi_agent': own.builtinTools?.multiAgent ?? false,
@@ -181,6 +190,20 @@ export class CodexSession implements DriverSession {
       },
       ...(own.model === undefined ? {} : { model: own.model }),
       ...(system === undefined ? {} : { developerInstructions: system }),
+    }
+  }
+
+  /**
+   * The session's policy as it is now, for each `turn/start` (it sticks in Codex too): Codex's built-in commands run
+   * under the same sandbox as the kernel's tools, unless the driver's own options name one.
+   */
+  #turnPolicy(): Record<string, unknown> {
+    const policy = this.#context.guardrails?.policy
+    if (policy === undefined) return {}
+    const approval = codexApprovalPolicy(policy.approval)
+    return {
+      ...(this.#options.sandbox === undefined ? { sandboxPolicy: policy.sandbox } : {}),
+      ...(this.#options.approvalPolicy === undefined && approval !== undefined ? { approvalPolicy: approval } : {}),
     }
   }
 
@@ -216,4 +239,10 @@ function builtinsNotice(options: CodexDriverOptions): string {
     ? ' exec_command and write_stdin run in its sandbox: only the commands that ask to escalate reach tools/permission-request.'
     : ''
   return `Codex keeps built-in tools the kernel cannot intercept: ${kept.join(', ')}.${shell}`
+}
+
+/** The kernel's approval policy as Codex's App Server takes it (`on-failure` is not in its v2 schema). */
+function codexApprovalPolicy(policy: ApprovalPolicy | undefined): unknown {
+  if (policy === undefined) return undefined
+  return policy === 'on-failure' ? 'on-request' : policy
 }

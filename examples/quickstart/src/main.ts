@@ -9,6 +9,7 @@ import { createKernel, type SteerOutcome } from '@harness-kernel/kernel'
 import { scriptedModel } from '@harness-kernel/scripted-model'
 import { tools } from '@harness-kernel/tools'
 import { noDestructiveCommands } from './no-destructive-commands.js'
+import { simulatedApprover } from './simulated-approver.js'
 import { simulatedUser } from './simulated-user.js'
 import { stepPrinter } from './step-printer.js'
 
@@ -39,12 +40,15 @@ const kernel = createKernel(
     simulatedUser('Also write a README.md in build/ saying what is in it.', (receipt) => {
       steerReceipt = receipt
     }),
+    simulatedApprover(print),
     stepPrinter(print),
   ],
   { cwd: workspace },
 )
 
-print('harness-kernel quickstart: a scripted model, the built-in tools, a policy plugin, Codex and Claude Code hooks, steering')
+print(
+  'harness-kernel quickstart: a scripted model, the built-in tools in the sandbox, a policy plugin, an approval, Codex and Claude Code hooks, steering',
+)
 print(`workspace: ${workspace}`)
 print(`trusted ${trusted.length} Codex hooks from ${join(codexHome, 'hooks.json')}`)
 const session = await kernel.startSession()

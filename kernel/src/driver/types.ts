@@ -1,4 +1,5 @@
 import type { Halt, PostToolDecision, PreToolDecision, StopDecision } from '../decisions.js'
+import type { GuardrailsPolicy } from '../guardrails/types.js'
 import type { HookName } from '../hooks.js'
 import type { Message } from '../messages.js'
 import type { ToolSpec } from '../model.js'
@@ -60,6 +61,11 @@ export interface DriverSessionContext {
   /** The kernel's system prompt option, if set. */
   readonly system?: string
   readonly logger: Logger
+  /**
+   * The session's sandbox and approval policy (read it at each turn: a host may change it). A driven program whose own
+   * built-in tools run commands should run them under it; the kernel's tools run under it anyway.
+   */
+  readonly guardrails?: { readonly policy: GuardrailsPolicy }
 }
 
 export interface TurnRequest {

@@ -131,6 +131,8 @@ async function runProcess(options: ProcessRunOptions, settings: RunnerSettings):
   if (timeoutMs !== undefined && timeoutMs > 0) timers.push(setTimeout(() => terminate('timeout'), Math.min(timeoutMs, MAX_TIMER_MS)))
   const onAbort = () => terminate('abort')
   options.signal?.addEventListener('abort', onAbort, { once: true })
+  // Aborted since the spawn (an `onStart` that aborts, a caller that gave up at once): the listener came too late.
+  if (options.signal?.aborted) onAbort()
 
   try {
     await exit

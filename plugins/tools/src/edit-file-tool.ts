@@ -1,5 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises'
-import { defineTool, type ToolDefinition, type ToolOutput } from '@harness-kernel/kernel'
+import { readFile } from 'node:fs/promises'
+import { defineTool, type ToolDefinition, type ToolOutput, type ToolSandbox } from '@harness-kernel/kernel'
 import { z } from 'zod'
 import { describeFsError, resolvePath } from './fs-errors.js'
 
@@ -26,11 +26,12 @@ export function editFileTool(): ToolDefinition<EditFileInput> {
       'and replace_all is not set: then add surrounding lines to old_string to make it unique.',
     inputSchema,
     aliases: { codex: 'edit_file', claudeCode: 'Edit' },
-    execute: (input, context) => editFile(resolvePath(context.cwd, input.path), input),
+    guard: (input, { cwd }) => ({ kind: 'fileChange', paths: [resolvePath(cwd, input.path)], cwd }),
+    execute: (input, context) => editFile(resolvePath(context.cwd, input.path), input, context.sandbox),
   })
 }
 
-async function editFile(file: string, input: EditFileInput): Promise<ToolOutput> {
+async function editFile(file: string, input: EditFileInput, sandbox: ToolSandbox): Promise<ToolOutput> {
   if (input.old_string === input.new_string) return { output: 'old_string and new_string are identical: nothing to change', isError: true }
   let text: string
   try {
@@ -56,7 +57,7 @@ async function editFile(file: string, input: EditFileInput): Promise<ToolOutput>
       ? text.split(input.old_string).join(input.new_string)
       : text.slice(0, index) + input.new_string + text.slice(index + input.old_string.length)
   try {
-    await writeFile(file, updated, 'utf8')
+    await sandbox.writeFile(file, updated)
   } catch (error) {
     return { output: describeFsError(error, file, 'edit'), isError: true }
   }

@@ -19,10 +19,15 @@ export function describeFsError(error: unknown, file: string, action: 'read' | '
       return `${file} is a directory, not a file`
     case 'ENOTDIR':
       return `Could not ${action} ${file}: a component of the path is not a directory`
+    case 'EROFS':
+      return `Could not ${action} ${file}: read-only file system (the sandbox does not let this session write there)`
     case 'EACCES':
     case 'EPERM':
       return `Permission denied: cannot ${action} ${file}`
-    default:
-      return `Could not ${action} ${file}: ${error instanceof Error ? error.message : String(error)}`
+    default: {
+      const message = error instanceof Error ? error.message : String(error)
+      // The sandbox's own messages already name the file.
+      return message.startsWith('Could not ') ? message : `Could not ${action} ${file}: ${message}`
+    }
   }
 }

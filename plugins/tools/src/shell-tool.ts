@@ -30,7 +30,15 @@ export interface ShellInput {
   command: string
   timeout_ms?: number | undefined
   workdir?: string | undefined
+  /** Codex's escalation parameters: `require_escalated` asks to run outside the sandbox. */
+  sandbox_permissions?: 'use_default' | 'require_escalated' | undefined
+  justification?: string | undefined
+  prefix_rule?: string[] | undefined
 }
+
+/** Codex's own refusal of a justification given without asking for anything (guardrails.md §2.2). */
+export const JUSTIFICATION_WITHOUT_ESCALATION =
+  '`justification` requires an explicit `sandbox_permissions`; use `sandbox_permissions: "require_escalated"` for unsandboxed execution, or omit `justification`.'
 
 export function shellTool(options: ShellToolOptions = {}): ToolDefinition<ShellInput> {
   const timeoutMs = options.timeoutMs ?? 120_000
@@ -48,16 +56,51 @@ export function shellTool(options: ShellToolOptions = {}): ToolDefinition<ShellI
         .optional()
         .describe(`Kill the command and everything it started after this many milliseconds. Default ${timeoutMs}.`),
       workdir: z.string().optional().describe("Working directory: absolute, or relative to the session's working directory (the default)."),
+      sandbox_permissions: z
+        .enum(['use_default', 'require_escalated'])
+        .optional()
+        .describe(
+          'Commands run in a sandbox by default. "require_escalated" asks the user to run this one outside it (when the approval policy lets you ask); default "use_default".',
+        ),
+      justification: z
+        .string()
+        .optional()
+        .describe(
+          'Only with sandbox_permissions "require_escalated": a short question for the user that says why the command must run outside the sandbox.',
+        ),
+      prefix_rule: z
+        .array(z.string())
+        .optional()
+        .describe(
+          'Only with sandbox_permissions "require_escalated": a short command prefix (e.g. ["npm", "install"]) the user may allow from now on.',
+        ),
+    })
+    .superRefine((input, issues) => {
+      if (input.justification !== undefined && input.sandbox_permissions === undefined)
+        issues.addIssue({ code: 'custom', path: ['justification'], message: JUSTIFICATION_WITHOUT_ESCALATION })
     })
     .describe('A shell command to run.')
   return defineTool<ShellInput>({
     name: 'shell',
     description:
       `Runs a command with \`${shell} -c\` and returns its stdout, then its stderr, and the exit code when it is not 0. ` +
-      'Every call starts a fresh shell (cd and exports do not carry over) with stdin closed. ' +
+      "Every call starts a fresh shell (cd and exports do not carry over) with stdin closed, inside the session's sandbox. " +
       `When the command ends, anything it left running in the background is killed. Long output keeps the last ${maxOutputBytes} bytes of each stream.`,
     inputSchema,
     aliases: { codex: 'Bash', claudeCode: 'Bash' },
+    guard: (input, { cwd }) => ({
+      kind: 'command',
+      command: input.command,
+      cwd: resolvePath(cwd, input.workdir ?? '.'),
+      ...(input.sandbox_permissions === 'require_escalated'
+        ? {
+            escalation: {
+              ...(input.justification === undefined ? {} : { justification: input.justification }),
+              ...(input.prefix_rule === undefined ? {} : { prefixRule: input.prefix_rule }),
+            },
+          }
+        : {}),
+    }),
     async execute(input, context) {
       const timeout = input.timeout_ms ?? timeoutMs
       const streamed = context.output ? streamOutput(context.output) : undefined

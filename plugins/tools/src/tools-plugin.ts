@@ -1,4 +1,15 @@
-import { checkShellEnvironmentPolicy, definePlugin, type KernelApi, type Plugin, type ShellEnvironmentPolicy } from '@harness-kernel/kernel'
+import {
+  type ApprovalPolicy,
+  type CommandRule,
+  checkShellEnvironmentPolicy,
+  definePlugin,
+  guardrails,
+  type KernelApi,
+  type Plugin,
+  type SandboxMode,
+  type SandboxPolicy,
+  type ShellEnvironmentPolicy,
+} from '@harness-kernel/kernel'
 import { editFileTool } from './edit-file-tool.js'
 import { readFileTool } from './read-file-tool.js'
 import { type ShellToolOptions, shellTool } from './shell-tool.js'
@@ -19,6 +30,16 @@ export interface ToolsOptions {
   shellEnvironment?: ShellEnvironmentPolicy
   /** Most bytes `read_file` returns per call. Default 128 KiB. */
   maxReadBytes?: number
+  /**
+   * The sandbox every command and file write of these tools runs in: a Codex mode name or a whole policy. Default
+   * the kernel's: `workspace-write`, network off. Given with `approvals` or `rules`, this plugin provides the
+   * `guardrails` service (as `guardrails()` does).
+   */
+  sandbox?: SandboxMode | SandboxPolicy
+  /** Codex's approval policy. Default the kernel's: `on-request`. */
+  approvals?: ApprovalPolicy
+  /** Codex exec-policy rules (`prefix_rule`). */
+  rules?: readonly CommandRule[]
 }
 
 /** The built-in tools as a plugin named `tools`. */
@@ -33,6 +54,14 @@ export function tools(options: ToolsOptions = {}): Plugin {
   if (options.shellEnvironment !== undefined) checkShellEnvironmentPolicy(options.shellEnvironment, 'tools: shellEnvironment')
   const shellOptions: ShellToolOptions | undefined =
     options.shellEnvironment === undefined ? options.shell : { ...options.shell, environment: options.shellEnvironment }
+  const guarded =
+    options.sandbox !== undefined || options.approvals !== undefined || options.rules !== undefined
+      ? guardrails({
+          ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+          ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
+          ...(options.rules === undefined ? {} : { rules: options.rules }),
+        })
+      : undefined
   const register: Record<BuiltinToolName, (kernel: KernelApi) => void> = {
     shell: (kernel) => kernel.registerTool(shellTool(shellOptions)),
     read_file: (kernel) => kernel.registerTool(readFileTool({ maxReadBytes: options.maxReadBytes })),
@@ -43,7 +72,7 @@ export function tools(options: ToolsOptions = {}): Plugin {
     name: 'tools',
     setup(kernel) {
       for (const name of builtinToolNames) if (include.includes(name)) register[name](kernel)
-      return undefined
+      return guarded?.setup(kernel)
     },
   })
 }

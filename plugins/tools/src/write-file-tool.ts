@@ -1,5 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { readFile } from 'node:fs/promises'
 import { defineTool, type ToolDefinition } from '@harness-kernel/kernel'
 import { z } from 'zod'
 import { describeFsError, resolvePath } from './fs-errors.js'
@@ -21,13 +20,14 @@ export function writeFileTool(): ToolDefinition<WriteFileInput> {
     description: 'Writes a UTF-8 text file, replacing it if it exists and creating missing parent directories.',
     inputSchema,
     aliases: { codex: 'write_file', claudeCode: 'Write' },
+    guard: (input, { cwd }) => ({ kind: 'fileChange', paths: [resolvePath(cwd, input.path)], cwd }),
     async execute(input, context) {
       const file = resolvePath(context.cwd, input.path)
       // What was there, for dialects that show it (Claude Code's Write `tool_response`): null for a new file.
       const originalFile = await readFile(file, 'utf8').catch(() => null)
       try {
-        await mkdir(dirname(file), { recursive: true })
-        await writeFile(file, input.content, 'utf8')
+        // Through the sandbox: parents are created there, and what the policy refuses fails with EROFS.
+        await context.sandbox.writeFile(file, input.content)
       } catch (error) {
         return { output: describeFsError(error, file, 'write'), isError: true }
       }

@@ -1,9 +1,10 @@
 import { arch, release, type } from 'node:os'
-import type { BoundaryKind, Driver, Kernel, Message, Session } from '@harness-kernel/kernel'
-import { errorMessage } from '@harness-kernel/kernel'
+import type { BoundaryKind, Driver, GuardrailsPolicy, Kernel, Message, Session } from '@harness-kernel/kernel'
+import { checkApprovalPolicy, checkSandboxPolicy, DEFAULT_GUARDRAILS_POLICY, errorMessage } from '@harness-kernel/kernel'
 import type { z } from 'zod'
 import { AppThread, type SteerOnTurnEnd } from './app-thread.js'
 import { AppServerBridge, type KernelFactory } from './bridge.js'
+import { applyPolicy, checkExperimentalApproval, requestedThreadPolicy, sandboxPolicyOf } from './guardrails-params.js'
 import { type HostChannel, type ServerRequestEntry, ServerRequestLedger } from './host-channel.js'
 import { type HostInputSettings, negotiateHostInput } from './host-input-protocol.js'
 import { EXTRA_METHODS } from './methods/index.js'
@@ -99,6 +100,19 @@ export interface AppServerOptions {
   listHooks?: (cwds: string[]) => HooksListEntry[] | Promise<HooksListEntry[]>
   /** How long a thread no connection is subscribed to stays loaded while idle (`thread/unsubscribe`). Default 30 minutes, as Codex. */
   unloadAfterMs?: number
+  /**
+   * The sandbox and approval policy of every thread a client starts, resumes or forks without `sandbox` or
+   * `approvalPolicy` (the CLI passes what its flags and Codex's config say), and of `command/exec` without
+   * `sandboxPolicy`. Without it, threads keep the policy the kernel gives their sessions (its `guardrails` service) and
+   * `command/exec` runs under `DEFAULT_GUARDRAILS_POLICY` (workspace-write, network off).
+   */
+  defaultPolicy?: GuardrailsPolicy
+  /**
+   * Called when the client accepts a command with `acceptWithExecpolicyAmendment`: the argv prefix it allowed (already
+   * allowed for the rest of the session), for the host to keep, e.g. as a `prefix_rule` in Codex's `rules/default.rules`.
+   * A failure is logged; the approval stands.
+   */
+  onRuleAmendment?: (prefix: string[]) => void | Promise<void>
 }
 
 export interface AppServer {
@@ -112,6 +126,11 @@ export interface AppServer {
 /** A Codex App Server v2 compatible server over one JSON-lines connection (codex-app-server.md). */
 export function createAppServer(options: AppServerOptions): AppServer {
   const log = options.log ?? ((message: string) => process.stderr.write(`[app-server] ${message}\n`))
+  if (options.defaultPolicy) {
+    checkSandboxPolicy(options.defaultPolicy.sandbox, 'createAppServer: defaultPolicy.sandbox')
+    checkApprovalPolicy(options.defaultPolicy.approval, 'createAppServer: defaultPolicy.approval')
+  }
+  const defaultPolicy: GuardrailsPolicy = options.defaultPolicy ?? DEFAULT_GUARDRAILS_POLICY
   const bridge = options.bridge ?? new AppServerBridge()
   if (options.kernel && !options.bridge)
     throw new TypeError('createAppServer: a ready kernel needs the bridge whose plugin it was composed with')
@@ -129,6 +148,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const ledger = new ServerRequestLedger()
   let initialized = false
   let clientName: string | null = null
+  let experimentalApi = false
   let hostInput: HostInputSettings | undefined
   let optOut = new Set<string>()
   let closing: Promise<void> | undefined
@@ -215,6 +235,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       const parsed = parseParams(initializeParamsSchema, params)
       initialized = true
       optOut = new Set(parsed.capabilities?.optOutNotificationMethods ?? [])
+      experimentalApi = parsed.capabilities?.experimentalApi === true
       const kernel = await kernelPromise
       const driver = kernel.resolve('driver')
       // Host input is asked at the boundaries the kernel's driver has (the native loop: sampling and final; Claude Code: tool).
@@ -248,8 +269,16 @@ export function createAppServer(options: AppServerOptions): AppServer {
         return ANSWERED
       case 'turn/start': {
         const parsed = parseParams(turnStartParamsSchema, params)
+        const sandbox = parsed.sandboxPolicy ? sandboxPolicyOf(parsed.sandboxPolicy, 'sandboxPolicy') : undefined
+        checkExperimentalApproval(parsed.approvalPolicy, experimentalApi)
         const thread = threadFor(parsed.threadId)
         if (parsed.input.length === 0) throw invalidRequest('input must not be empty')
+        // For this turn and the later ones (Codex); a turn already running (the input is then steered in) has its
+        // later tool calls judged under it.
+        applyPolicy(thread.session, {
+          ...(sandbox ? { sandbox } : {}),
+          ...(parsed.approvalPolicy ? { approval: parsed.approvalPolicy } : {}),
+        })
         return new Promise((resolve, reject) => {
           thread
             .startTurn(
@@ -318,6 +347,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
     bridge,
     options,
     hostInput: () => hostInput,
+    experimentalApi: () => experimentalApi,
+    defaultPolicy: () => defaultPolicy,
     log,
   }
 
@@ -330,7 +361,12 @@ export function createAppServer(options: AppServerOptions): AppServer {
   function adopt(session: Session, createdMs: number): AppThread {
     const steering = bridge.steeringFor(session.id)
     steering.channel = channel
-    const thread = new AppThread(session, steering, { onTurnEnd: options.steerOnTurnEnd ?? 'drop', createdMs })
+    const thread = new AppThread(session, steering, {
+      onTurnEnd: options.steerOnTurnEnd ?? 'drop',
+      createdMs,
+      log,
+      ...(options.onRuleAmendment ? { onRuleAmendment: options.onRuleAmendment } : {}),
+    })
     thread.deferEarlyEvents(bridge.takeEarlyEvents(session.id))
     threads.set(session.id, thread)
     bridge.threads.set(session.id, thread)
@@ -347,12 +383,15 @@ export function createAppServer(options: AppServerOptions): AppServer {
   }
 
   async function threadStart(params: z.infer<typeof threadStartParamsSchema>) {
+    checkExperimentalApproval(params?.approvalPolicy, experimentalApi)
     const kernel = await kernelPromise
     const id = uuidv7()
     const createdMs = Date.now()
     // Registered before the session exists: the kernel resolves `steering` while creating it.
     bridge.steeringFor(id).channel = channel
     const session = await kernel.startSession({ id, ...(params?.cwd ? { cwd: params.cwd } : {}) })
+    // Before the thread exists for the client: nothing of it has run yet.
+    applyPolicy(session, { ...options.defaultPolicy, ...requestedThreadPolicy(params, defaultPolicy) })
     const thread = adopt(session, createdMs)
     return { thread, result: threadResult(kernel, thread, []) }
   }
@@ -362,6 +401,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
    * loaded by this resume (cold) by `thread/status/changed` idle, and followed by its token usage so far.
    */
   async function threadResume(params: z.infer<typeof threadResumeParamsSchema>, requestId: RequestId): Promise<void> {
+    checkExperimentalApproval(params.approvalPolicy, experimentalApi)
     const kernel = await kernelPromise
     let thread = threads.get(params.threadId)
     const cold = thread === undefined
@@ -380,8 +420,11 @@ export function createAppServer(options: AppServerOptions): AppServer {
             : `no rollout found for thread id ${params.threadId}`,
         )
       }
+      // A session loaded again starts under the default policy, as a new one does; a loaded one keeps its own.
+      applyPolicy(session, options.defaultPolicy ?? {})
       thread = adopt(session, Date.now())
     }
+    applyPolicy(thread.session, requestedThreadPolicy(params, defaultPolicy))
     // A loaded thread this connection had unsubscribed from: subscribed again, as Codex does.
     thread.steering.channel = channel
     const events = params.excludeTurns && !cold ? [] : kernel.resolve('sessionStore').load(params.threadId).events
@@ -397,7 +440,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   }
 
   function threadResult(kernel: Kernel, thread: AppThread, turns: WireTurn[]) {
-    return threadResponse(kernel, thread, turns, { cliVersion: SERVER_VERSION, originator: clientName })
+    return threadResponse(kernel, thread, turns, { cliVersion: SERVER_VERSION, originator: clientName, defaultPolicy })
   }
 
   async function close(reason = 'server closed'): Promise<void> {

@@ -1,5 +1,6 @@
-import type { ApprovalRequest, Message, Session, SessionEvent, ToolOutput } from '@harness-kernel/kernel'
+import type { ApprovalDecision, ApprovalRequest, Message, Session, SessionEvent, ToolOutput } from '@harness-kernel/kernel'
 import { errorMessage } from '@harness-kernel/kernel'
+import { approvalDecision, approvalServerRequest } from './approval-requests.js'
 import { CommandItems } from './command-items.js'
 import { hookRunSummary } from './hook-runs.js'
 import type { HostChannel } from './host-channel.js'
@@ -9,9 +10,18 @@ import { invalidRequest } from './rpc-errors.js'
 import { type QueuedSteer, type ThreadSteering, TRANSPORT } from './thread-steering.js'
 import type { TokenUsageMeter } from './token-usage.js'
 import { uuidv7 } from './uuid-v7.js'
-import { type AppServerMeta, commandItem, stamped, type WireTurn, wireTurnStatus } from './wire-items.js'
+import { type AppServerMeta, stamped, type WireTurn, wireTurnStatus } from './wire-items.js'
 
 export type SteerOnTurnEnd = 'drop' | 'nextTurn'
+
+export interface AppThreadOptions {
+  onTurnEnd: SteerOnTurnEnd
+  createdMs: number
+  /** Where the thread's own failures are logged. Default stderr. */
+  log?: (message: string) => void
+  /** The server's `onRuleAmendment`: an argv prefix the client allowed from now on. */
+  onRuleAmendment?: (prefix: string[]) => void | Promise<void>
+}
 
 interface ActiveTurn {
   id: string
@@ -39,6 +49,10 @@ export class AppThread {
   readonly steering: ThreadSteering
   readonly createdMs: number
   readonly onTurnEnd: SteerOnTurnEnd
+  readonly #log: (message: string) => void
+  readonly #onRuleAmendment: AppThreadOptions['onRuleAmendment']
+  /** The turn the client cancelled at an approval request (`cancel`): it ends halted, and is shown interrupted. */
+  #cancelledTurnId: string | undefined
   #active: ActiveTurn | undefined
   #starting: Starting[] = []
   /** SessionStart runs recorded before any turn: shown in the first turn, as Codex does. */
@@ -48,12 +62,14 @@ export class AppThread {
   readonly #commands: CommandItems
   readonly #messages: MessageItems
 
-  constructor(session: Session, steering: ThreadSteering, options: { onTurnEnd: SteerOnTurnEnd; createdMs: number }) {
+  constructor(session: Session, steering: ThreadSteering, options: AppThreadOptions) {
     this.id = session.id
     this.session = session
     this.steering = steering
     this.onTurnEnd = options.onTurnEnd
     this.createdMs = options.createdMs
+    this.#log = options.log ?? ((message) => process.stderr.write(`[app-server] ${message}\n`))
+    this.#onRuleAmendment = options.onRuleAmendment
     const notify = (method: string, params: Record<string, unknown>) => this.channel?.notify(method, params)
     this.#commands = new CommandItems(this.id, session.cwd, notify)
     this.#messages = new MessageItems(this.id, notify, (item) => this.steering.heldItems.set(item.id, item))
@@ -212,49 +228,42 @@ export class AppThread {
     for (const message of messages) this.session.inject(message)
   }
 
-  async approve(request: ApprovalRequest): Promise<{ kind: 'allow' } | { kind: 'deny'; reason: string }> {
+  /**
+   * Asks the client about a call (§6): `item/commandExecution/requestApproval`, or `item/fileChange/requestApproval`
+   * for a file change, with `thread/status/changed` `waitingOnApproval` around it and `serverRequest/resolved` after.
+   * Fails closed: no connected client, a client gone or the turn ended (interrupted) while waiting is a refusal.
+   */
+  async approve(request: ApprovalRequest): Promise<ApprovalDecision> {
     const channel = this.channel
     if (!channel || channel.closed)
       return { kind: 'deny', reason: `The call to ${request.call.name} needs approval, and no host is connected.` }
     channel.notify('thread/status/changed', { threadId: this.id, status: { type: 'active', activeFlags: ['waitingOnApproval'] } })
-    const command = commandItem(
-      { callId: request.call.id, name: request.call.name, input: request.call.input, startedMs: Date.now() },
-      this.session.cwd,
-    )
-    const { entry, response } = channel.request('approval', this.id, request.turnId, 'item/commandExecution/requestApproval', {
-      kind: 'command',
-      threadId: this.id,
-      turnId: request.turnId,
-      itemId: request.call.id,
-      startedAtMs: Date.now(),
-      environmentId: 'local',
-      reason: request.reason ?? null,
-      command: command.command,
-      cwd: this.session.cwd,
-      commandActions: command.commandActions,
-      availableDecisions: ['accept', 'acceptForSession', 'decline', 'cancel'],
-    })
+    const asked = approvalServerRequest(request, this.id, this.session.cwd)
+    const { entry, response } = channel.request('approval', this.id, request.turnId, asked.method, asked.params)
     let onAbort: (() => void) | undefined
     const aborted = new Promise<'aborted'>((resolve) => {
       onAbort = () => {
         channel.expire(entry)
         resolve('aborted')
       }
-      request.signal.addEventListener('abort', onAbort, { once: true })
+      if (request.signal.aborted) onAbort()
+      else request.signal.addEventListener('abort', onAbort, { once: true })
     })
     const answer = await Promise.race([response, aborted])
     request.signal.removeEventListener('abort', onAbort!)
     if (answer === 'aborted') return { kind: 'deny', reason: 'interrupted while waiting for approval' }
     channel.resolved(entry)
     channel.notify('thread/status/changed', { threadId: this.id, status: { type: 'active', activeFlags: [] } })
-    const decision = (answer.result as { decision?: unknown } | undefined)?.decision
-    const allowed =
-      decision === 'accept' ||
-      decision === 'acceptForSession' ||
-      (typeof decision === 'object' &&
-        decision !== null &&
-        ('acceptWithExecpolicyAmendment' in decision || 'applyNetworkPolicyAmendment' in decision))
-    return allowed ? { kind: 'allow' } : { kind: 'deny', reason: 'Rejected("rejected by user")' }
+    const decision = approvalDecision(asked.method, answer)
+    if (decision.kind === 'deny' && decision.interrupt) this.#cancelledTurnId = request.turnId
+    if (decision.kind === 'allow' && decision.rule !== undefined && this.#onRuleAmendment) {
+      try {
+        await this.#onRuleAmendment([...decision.rule])
+      } catch (error) {
+        this.#log(`could not keep the rule ${JSON.stringify(decision.rule)}: ${errorMessage(error)}`)
+      }
+    }
+    return decision
   }
 
   /**
@@ -346,7 +355,9 @@ export class AppThread {
   #turnEnded(event: Extract<SessionEvent, { type: 'turn/end' }>): void {
     const active = this.#active
     if (!active || active.id !== event.turnId) return
-    const status = wireTurnStatus(event.status)
+    // Codex interrupts the turn a client cancels at an approval request; the kernel ends it halted.
+    const cancelled = event.status === 'halted' && this.#cancelledTurnId === event.turnId
+    const status = cancelled ? 'interrupted' : wireTurnStatus(event.status)
     const lastAgent = this.#messages.turnEnded()
     const leftover = this.steering.takeSteers()
     const carry = leftover.length > 0 && status === 'completed' && this.onTurnEnd === 'nextTurn' && !active.carried
@@ -377,7 +388,7 @@ export class AppThread {
     try {
       this.session.record({ type: 'steering/dropped', turnId, transport: TRANSPORT, itemIds: steers.map((steer) => steer.id), reason })
     } catch (error) {
-      process.stderr.write(`[app-server] could not log steering/dropped: ${errorMessage(error)}\n`)
+      this.#log(`could not log steering/dropped: ${errorMessage(error)}`)
     }
     for (const steer of steers) {
       this.channel?.notify('turn/steer/dropped', {

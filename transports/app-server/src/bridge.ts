@@ -1,4 +1,13 @@
-import type { ApprovalRequest, Approvals, Kernel, Plugin, Services, SessionEvent, ToolOutput } from '@harness-kernel/kernel'
+import type {
+  ApprovalDecision,
+  ApprovalRequest,
+  Approvals,
+  Kernel,
+  Plugin,
+  Services,
+  SessionEvent,
+  ToolOutput,
+} from '@harness-kernel/kernel'
 import { definePlugin } from '@harness-kernel/kernel'
 import type { HostChannel } from './host-channel.js'
 import { ThreadSteering } from './thread-steering.js'
@@ -13,7 +22,8 @@ export interface BridgedThread {
   onToolOutput(callId: string, text: string): void
   /** A tool has run (before any post-execute hook); `aborted` when the turn's interrupt stopped it. */
   onToolExecuted(callId: string, result: ToolOutput, aborted: boolean): void
-  approve(request: ApprovalRequest): Promise<{ kind: 'allow' } | { kind: 'deny'; reason: string }>
+  /** Asks the thread's client (fails closed). */
+  approve(request: ApprovalRequest): Promise<ApprovalDecision>
 }
 
 export interface AppServerBridgeOptions {
@@ -37,6 +47,7 @@ export class AppServerBridge {
 
   constructor(options: AppServerBridgeOptions = {}) {
     this.defaultHostInputTimeoutMs = options.defaultHostInputTimeoutMs
+    // A session that is no thread of this server (yet, or any more) has nobody to ask: refused, never allowed.
     const approvals: Approvals = {
       request: (request) => {
         const thread = this.threads.get(request.session.id)

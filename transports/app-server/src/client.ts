@@ -24,11 +24,15 @@ export type HostInputHandler = (
   requestId: RequestId,
 ) => { items: HostInputItem[] } | undefined | Promise<{ items: HostInputItem[] } | undefined>
 
-export type ApprovalHandler = (params: Record<string, unknown>, requestId: RequestId) => unknown | Promise<unknown>
+/**
+ * Answers an approval request with `{decision}`; `method` says which: `item/commandExecution/requestApproval` or
+ * `item/fileChange/requestApproval`.
+ */
+export type ApprovalHandler = (params: Record<string, unknown>, requestId: RequestId, method: string) => unknown | Promise<unknown>
 
 export interface AppServerClientOptions {
   onHostInput?: HostInputHandler
-  /** Answers `item/commandExecution/requestApproval` with `{decision}`; default `decline`. */
+  /** Answers `item/commandExecution/requestApproval` and `item/fileChange/requestApproval` with `{decision}`; default `decline`. */
   onApproval?: ApprovalHandler
   /**
    * Sees every message as it is read, before anything else handles it (a wire log, a protocol check). `answering` is
@@ -43,6 +47,8 @@ export interface InitializeOptions {
   name?: string
   version?: string
   hostInput?: { version?: number; boundaries?: ('sampling' | 'final' | 'tool')[]; timeoutMs?: number }
+  /** `capabilities.experimentalApi` (Codex gates a granular `approvalPolicy` behind it). Default false. */
+  experimentalApi?: boolean
 }
 
 export interface InitializeResult {
@@ -164,7 +170,7 @@ export class AppServerClient extends EventEmitter {
   }
 
   initialize(options: InitializeOptions = {}): Promise<InitializeResult> {
-    const capabilities: Record<string, unknown> = { experimentalApi: false }
+    const capabilities: Record<string, unknown> = { experimentalApi: options.experimentalApi === true }
     if (options.hostInput) capabilities.hostInput = { version: 1, ...options.hostInput }
     return this.request<InitializeResult>('initialize', {
       clientInfo: { name: options.name ?? 'app-server-client', title: null, version: options.version ?? '0.1.0' },
@@ -175,7 +181,10 @@ export class AppServerClient extends EventEmitter {
     })
   }
 
-  startThread(params: { cwd?: string } = {}): Promise<{ thread: { id: string; path: string; turns: WireTurn[] } }> {
+  /** `thread/start`; `params` may carry any of its members (`sandbox`, `approvalPolicy`, …). */
+  startThread(
+    params: { cwd?: string; [member: string]: unknown } = {},
+  ): Promise<{ thread: { id: string; path: string; turns: WireTurn[] } } & Record<string, unknown>> {
     return this.request('thread/start', params)
   }
 
@@ -242,7 +251,8 @@ export class AppServerClient extends EventEmitter {
       const answer = await this.onHostInput?.(params as unknown as HostInputRequest, id)
       return answer === undefined ? ANSWERED : answer
     }
-    if (method === 'item/commandExecution/requestApproval') return this.onApproval(params, id)
+    if (method === 'item/commandExecution/requestApproval' || method === 'item/fileChange/requestApproval')
+      return this.onApproval(params, id, method)
     throw new RpcError(-32601, `unsupported server request ${method}`)
   }
 }

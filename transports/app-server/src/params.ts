@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { askForApprovalSchema, sandboxModeSchema, sandboxPolicyNames, sandboxPolicySchema } from './guardrails-params.js'
 import { INVALID_REQUEST, RpcError } from './rpc-errors.js'
 import { type SerdeNames, serdeErrorData, serdeMessage } from './serde-errors.js'
 
@@ -31,12 +32,22 @@ export const initializeParamsSchema = z.object({
     .nullish(),
 })
 
-export const threadStartParamsSchema = z.object({ cwd: z.string().nullish(), model: z.string().nullish() }).nullish()
-export const threadResumeParamsSchema = z.object({ threadId: z.string(), cwd: z.string().nullish(), excludeTurns: z.boolean().nullish() })
+/** The guardrails a thread asks for when it is started, resumed or forked: Codex's `sandbox` mode and `approvalPolicy`. */
+export const threadPolicyParams = { sandbox: sandboxModeSchema.nullish(), approvalPolicy: askForApprovalSchema.nullish() }
+
+export const threadStartParamsSchema = z.object({ cwd: z.string().nullish(), model: z.string().nullish(), ...threadPolicyParams }).nullish()
+export const threadResumeParamsSchema = z.object({
+  threadId: z.string(),
+  cwd: z.string().nullish(),
+  excludeTurns: z.boolean().nullish(),
+  ...threadPolicyParams,
+})
 export const turnStartParamsSchema = z.object({
   threadId: z.string(),
   input: z.array(userInputSchema),
   clientUserMessageId: z.string().nullish(),
+  sandboxPolicy: sandboxPolicySchema.nullish(),
+  approvalPolicy: askForApprovalSchema.nullish(),
 })
 export const turnSteerParamsSchema = z.object({
   threadId: z.string(),
@@ -56,7 +67,7 @@ export const hooksListParamsSchema = z.object({ cwds: z.array(z.string()).nullis
 
 /** serde's names of the params types (for its ``expected struct X`` texts), by schema. */
 const serdeNames = new WeakMap<z.ZodType, SerdeNames>()
-function named<T extends z.ZodType>(schema: T, names: SerdeNames): T {
+export function named<T extends z.ZodType>(schema: T, names: SerdeNames): T {
   serdeNames.set(schema, names)
   return schema
 }
@@ -64,7 +75,7 @@ const INPUT = 'internally tagged enum UserInput'
 named(initializeParamsSchema, { '': 'struct InitializeParams', clientInfo: 'struct ClientInfo' })
 named(threadStartParamsSchema, { '': 'struct ThreadStartParams' })
 named(threadResumeParamsSchema, { '': 'struct ThreadResumeParams' })
-named(turnStartParamsSchema, { '': 'struct TurnStartParams', 'input.*': INPUT })
+named(turnStartParamsSchema, { '': 'struct TurnStartParams', 'input.*': INPUT, ...sandboxPolicyNames('sandboxPolicy') })
 named(turnSteerParamsSchema, { '': 'struct TurnSteerParams', 'input.*': INPUT })
 named(turnInterruptParamsSchema, { '': 'struct TurnInterruptParams' })
 named(injectItemsParamsSchema, { '': 'struct ThreadInjectItemsParams' })

@@ -27,8 +27,8 @@ export function serdeMessage(issues: readonly Issue[], params: unknown, names: S
     if (value === undefined) return `missing field \`${String(issue.path.findLast((key) => typeof key === 'string') ?? 'params')}\``
     return `invalid type: ${unexpected(value)}, expected ${names[pattern(issue.path)] ?? EXPECTED[issue.expected] ?? `a ${issue.expected}`}`
   }
-  if (issue.code === 'invalid_value' && typeof value === 'string')
-    return `unknown variant \`${value}\`, expected ${expectedOneOf(issue.values)}`
+  if (issue.code === 'invalid_value') return notAVariant(value, issue.values)
+  if (issue.code === 'custom' && issue.params?.serde === true) return issue.message
   const at = issue.path.join('.')
   return `${at === '' ? '' : `${at}: `}${issue.message}`
 }
@@ -65,8 +65,29 @@ const EXPECTED: Readonly<Record<string, string>> = {
   int: 'an integer',
 }
 
+/**
+ * A zod issue whose message is already serde's text (a check zod cannot phrase, e.g. Codex's
+ * ``AbsolutePathBuf deserialized without a base path``): pass it to `refine`, or to `ctx.addIssue` with `code: 'custom'`.
+ */
+export function serdeText(message: string): { message: string; params: { serde: true } } {
+  return { message, params: { serde: true } }
+}
+
+/**
+ * serde_json's text for a value that is none of an externally tagged enum's `variants` (Codex reads params from a
+ * `Value`): an unknown name, a value neither a string nor a map, a map without exactly one key.
+ */
+export function notAVariant(value: unknown, variants: readonly unknown[]): string {
+  if (typeof value === 'string') return `unknown variant \`${value}\`, expected ${expectedOneOf(variants)}`
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return `invalid type: ${unexpected(value)}, expected string or map`
+  const keys = Object.keys(value)
+  if (keys.length !== 1) return 'invalid value: map, expected map with a single key'
+  return `unknown variant \`${keys[0]}\`, expected ${expectedOneOf(variants)}`
+}
+
 /** How serde shows a value it did not expect. */
-function unexpected(value: unknown): string {
+export function unexpected(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'sequence'
   switch (typeof value) {

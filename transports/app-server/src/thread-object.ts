@@ -1,4 +1,5 @@
-import type { Kernel, Session, SessionSummary } from '@harness-kernel/kernel'
+import type { GuardrailsPolicy, Kernel, Session, SessionSummary } from '@harness-kernel/kernel'
+import { wireApprovalPolicy, wireSandboxPolicy } from './guardrails-params.js'
 import type { WireTurn } from './wire-items.js'
 
 /** What a thread object is made of: a loaded thread, or a stand-in for one of the session store. */
@@ -6,7 +7,8 @@ export interface ThreadFacts {
   readonly id: string
   readonly busy: boolean
   readonly createdMs: number
-  readonly session: Pick<Session, 'cwd' | 'transcriptPath'>
+  /** A loaded thread's session has its guardrails (the policy in force); a stored one's has none. */
+  readonly session: Pick<Session, 'cwd' | 'transcriptPath'> & Partial<Pick<Session, 'guardrails'>>
 }
 
 const seconds = (ms: number) => Math.floor(ms / 1000)
@@ -92,6 +94,8 @@ export interface ThreadOrigin {
   readonly cliVersion: string
   /** `clientInfo.name` of the connection that initialized; null before. */
   readonly originator: string | null
+  /** The policy a thread that is not loaded would run under: the server's default. */
+  readonly defaultPolicy: GuardrailsPolicy
 }
 
 /** The model a thread runs: the kernel's; a driver that brings its own (Claude Code, Codex) leaves its id instead. */
@@ -100,9 +104,13 @@ export function threadModel(kernel: Kernel): string {
   return driver.capabilities.model === 'kernel' ? kernel.resolve('model').id : driver.id
 }
 
-/** What `thread/start`, `thread/resume` (and `thread/fork`) answer: the thread and the settings it runs with. */
+/**
+ * What `thread/start`, `thread/resume` (and `thread/fork`) answer: the thread and the settings it runs with, among them
+ * the sandbox and approval policy in force for its session (the sandbox expanded, as Codex echoes it).
+ */
 export function threadResponse(kernel: Kernel, thread: ThreadFacts, turns: WireTurn[], origin: ThreadOrigin) {
   const object = threadObject(kernel, thread, turns, origin)
+  const policy = thread.session.guardrails?.policy ?? origin.defaultPolicy
   return {
     thread: object,
     model: object.model as string,
@@ -110,9 +118,9 @@ export function threadResponse(kernel: Kernel, thread: ThreadFacts, turns: WireT
     serviceTier: null,
     cwd: thread.session.cwd,
     instructionSources: [],
-    approvalPolicy: 'on-request',
+    approvalPolicy: wireApprovalPolicy(policy.approval),
     approvalsReviewer: 'user',
-    sandbox: { type: 'dangerFullAccess' },
+    sandbox: wireSandboxPolicy(policy.sandbox),
     reasoningEffort: null,
     disabledPluginIds: [],
     // Beyond the published schema, as Codex 0.169.0 sends them.

@@ -98,6 +98,11 @@ export function commandText(name: string, input: unknown): string {
 /** What ran, as Codex shows it (`/bin/bash -lc '…'` there): the shell tool's `/bin/bash -c '<command>'`. */
 function commandLine(name: string, input: unknown, command: string): string {
   if (name !== 'shell' || typeof (input as { command?: unknown } | undefined)?.command !== 'string') return command
+  return shellCommandLine(command)
+}
+
+/** A shell command line as the shell tool runs it: `/bin/bash -c '<command>'`. */
+export function shellCommandLine(command: string): string {
   return `/bin/bash -c '${command.replaceAll("'", `'\\''`)}'`
 }
 

@@ -366,7 +366,13 @@ describe('thread/fork', () => {
       modelProvider: expect.any(String),
       cwd: server.dir,
       approvalPolicy: 'on-request',
-      sandbox: { type: 'dangerFullAccess' },
+      sandbox: {
+        type: 'workspaceWrite',
+        writableRoots: [],
+        networkAccess: false,
+        excludeTmpdirEnvVar: false,
+        excludeSlashTmp: false,
+      },
       reasoningEffort: null,
     })
     expect(fork).toMatchObject({

@@ -6,7 +6,7 @@
  * schema.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -480,9 +480,19 @@ describe('command/exec', () => {
     expect(await exec).toEqual({ exitCode: 143, stdout: '', stderr: '' })
 
     const pidFile = join(cwd, 'pid')
+    // Outside the sandbox, so that `$$` is this machine's pid (the sandbox has a pid namespace of its own).
     void client
-      .request('command/exec', { command: ['sh', '-c', `echo $$ > ${pidFile}; exec sleep 30`], processId: 'orphan', disableTimeout: true })
+      .request('command/exec', {
+        command: ['sh', '-c', `echo $$ > ${pidFile}; exec sleep 30`],
+        processId: 'orphan',
+        disableTimeout: true,
+        sandboxPolicy: { type: 'dangerFullAccess' },
+      })
       .catch(() => {})
+    // And one in the sandbox (the default policy's), found by its unique argument once it runs (bubblewrap has set up).
+    const marker = `30.${process.pid}`
+    void client.request('command/exec', { command: ['sleep', marker], processId: 'sandboxed', disableTimeout: true }).catch(() => {})
+    await until(() => processesWith(marker, 'sleep') > 0, 'the sandboxed command')
     await until(() => {
       try {
         return readFileSync(pidFile, 'utf8').trim() !== ''
@@ -493,10 +503,10 @@ describe('command/exec', () => {
     const pid = Number(readFileSync(pidFile, 'utf8'))
     expect(isRunning(pid)).toBe(true)
     await client.close()
-    await until(() => !isRunning(pid), 'the command to be killed')
+    await until(() => !isRunning(pid) && processesWith(marker) === 0, 'the commands to be killed')
   })
 
-  it('refuses what Codex refuses, in its words, and what the harness cannot do (tty, a sandbox)', async () => {
+  it('refuses what Codex refuses, in its words, and what the harness cannot do (tty, an external sandbox)', async () => {
     const { client } = await start()
     await expect(client.request('command/exec', {})).rejects.toEqual(error(-32600, 'Invalid request: missing field `command`'))
     await expect(client.request('command/exec', { command: [] })).rejects.toEqual(error(-32600, 'command must not be empty'))
@@ -521,11 +531,19 @@ describe('command/exec', () => {
       error(-32600, expect.stringMatching(/^command\/exec tty is not supported: .*no PTY/)),
     )
     await expect(
-      client.request('command/exec', { command: ['true'], sandboxPolicy: { type: 'readOnly', networkAccess: false } }),
-    ).rejects.toEqual(error(-32600, 'command/exec sandboxPolicy `readOnly` is not supported: the harness runs commands without a sandbox'))
-    await expect(client.request('command/exec', { command: ['no-such-command-xyz'] })).rejects.toEqual(
+      client.request('command/exec', { command: ['true'], sandboxPolicy: { type: 'externalSandbox', networkAccess: 'restricted' } }),
+    ).rejects.toEqual(
+      error(-32600, expect.stringMatching(/^command\/exec sandboxPolicy `externalSandbox` is not supported by this server/)),
+    )
+    const full = { sandboxPolicy: { type: 'dangerFullAccess' } }
+    await expect(client.request('command/exec', { command: ['no-such-command-xyz'], ...full })).rejects.toEqual(
       error(-32603, 'failed to spawn command: command not found: no-such-command-xyz (ENOENT)'),
     )
+    // In the sandbox (the default policy's), the sandbox starts and reports it, as Codex's does (exit 101 there).
+    expect(await client.request('command/exec', { command: ['no-such-command-xyz'] })).toMatchObject({
+      exitCode: 1,
+      stderr: expect.stringContaining('no-such-command-xyz: No such file or directory'),
+    })
     await expect(client.request('command/exec', { command: ['pwd'], cwd: '/nonexistent-dir' })).rejects.toEqual(
       error(-32603, 'failed to spawn command: cwd does not exist: /nonexistent-dir (ENOENT)'),
     )
@@ -689,6 +707,21 @@ describe('fuzzyFileSearch', () => {
     expect(answer('second').files).toHaveLength(50)
   })
 })
+
+/** How many live processes have `marker` as a whole argument (the sandbox and the command in it), or run `program`. */
+function processesWith(marker: string, program?: string): number {
+  let count = 0
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')
+      if (argv.includes(marker) && (program === undefined || argv[0] === program) && isRunning(Number(entry))) count++
+    } catch {
+      // gone
+    }
+  }
+  return count
+}
 
 function isRunning(pid: number): boolean {
   try {

@@ -1,4 +1,5 @@
 export { resolveCodexHome } from './codex-home.js'
+export * from './guardrails/index.js'
 export { type CodexLoadOptions, loadCodexHooks } from './load-codex-hooks.js'
 export { type CodexMcpServer, type LoadCodexMcpServersOptions, loadCodexMcpServers } from './load-codex-mcp-servers.js'
 export { type ProjectLayer, type ProjectTrust, projectTrust } from './project-layers.js'

@@ -2,7 +2,8 @@ import { constants } from 'node:os'
 import { resolve } from 'node:path'
 import type { ProcessRunResult } from '@harness-kernel/kernel'
 import { z } from 'zod'
-import { parseParams } from '../params.js'
+import { sandboxPolicyNames, sandboxPolicyOf, sandboxPolicySchema } from '../guardrails-params.js'
+import { named, parseParams } from '../params.js'
 import { INTERNAL_ERROR, invalidRequest, RpcError } from '../rpc-errors.js'
 import {
   CommandExecRegistry,
@@ -16,9 +17,6 @@ import { invalidParams } from './method-params.js'
 
 /** Codex's exit code for a command its timeout ended (`timeout`'s). */
 const TIMEOUT_EXIT_CODE = 124
-
-/** Sandbox policies that describe how the harness runs a command: as it is, with no sandbox of its own. */
-const UNSANDBOXED = ['dangerFullAccess', 'externalSandbox']
 
 const sizeSchema = z.object({ rows: z.number().int(), cols: z.number().int() })
 const execParamsSchema = z.object({
@@ -34,8 +32,9 @@ const execParamsSchema = z.object({
   cwd: z.string().nullish(),
   env: z.record(z.string(), z.string().nullable()).nullish(),
   size: sizeSchema.nullish(),
-  sandboxPolicy: z.looseObject({ type: z.string() }).nullish(),
+  sandboxPolicy: sandboxPolicySchema.nullish(),
 })
+named(execParamsSchema, sandboxPolicyNames('sandboxPolicy'))
 const writeParamsSchema = z.object({ processId: z.string(), deltaBase64: z.string().nullish(), closeStdin: z.boolean().nullish() })
 const terminateParamsSchema = z.object({ processId: z.string() })
 const resizeParamsSchema = z.object({ processId: z.string(), size: sizeSchema })
@@ -53,8 +52,10 @@ function registryFor(context: MethodContext): CommandExecRegistry {
 }
 
 /**
- * `command/exec`: runs an argv through the kernel's `processRunner` (no shell, no sandbox, no PTY) and answers when it
- * exits with `{exitCode, stdout, stderr}`. With `streamStdoutStderr`, output goes out as `command/exec/outputDelta`
+ * `command/exec`: runs an argv through the kernel's `processRunner` (no shell, no PTY) inside the kernel's `sandbox`
+ * under `sandboxPolicy` (default: the server's default policy's) with the command's cwd as workspace, and answers when
+ * it exits with `{exitCode, stdout, stderr}`. Where the sandbox cannot run, nothing runs: the answer is an error that
+ * says why. With `streamStdoutStderr`, output goes out as `command/exec/outputDelta`
  * while it runs (and is left out of the answer); with `streamStdin`, `command/exec/write` feeds its stdin.
  */
 async function commandExec(params: unknown, context: MethodContext) {
@@ -78,10 +79,9 @@ async function commandExec(params: unknown, context: MethodContext) {
       'command/exec tty is not supported: the harness runs commands through its process runner, which has no PTY (use streamStdin and streamStdoutStderr)',
     )
   }
-  const sandbox = parsed.sandboxPolicy?.type
-  if (sandbox !== undefined && !UNSANDBOXED.includes(sandbox)) {
-    throw invalidRequest(`command/exec sandboxPolicy \`${sandbox}\` is not supported: the harness runs commands without a sandbox`)
-  }
+  const policy = parsed.sandboxPolicy
+    ? sandboxPolicyOf(parsed.sandboxPolicy, 'command/exec sandboxPolicy')
+    : context.defaultPolicy().sandbox
   const [program, ...args] = parsed.command
   if (program === undefined) throw invalidRequest('command must not be empty')
 
@@ -104,15 +104,17 @@ async function commandExec(params: unknown, context: MethodContext) {
   }
   const timeoutMs = parsed.disableTimeout ? undefined : Math.max(parsed.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1)
   const env = parsed.env ? Object.fromEntries(Object.entries(parsed.env).map(([name, value]) => [name, value ?? undefined])) : undefined
+  const cwd = resolve(kernel.cwd, parsed.cwd ?? '.')
+  const runner = kernel.resolve('sandbox').runner({ policy, cwd, inner: kernel.resolve('processRunner') })
   const registry = registryFor(context)
   const session = registry.start(spec)
   let sawOutput = false
   let result: ProcessRunResult
   try {
-    result = await kernel.resolve('processRunner').run({
+    result = await runner.run({
       command: program,
       args,
-      cwd: resolve(kernel.cwd, parsed.cwd ?? '.'),
+      cwd,
       ...(env ? { env } : {}),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       signal: session.signal,

@@ -1,4 +1,4 @@
-import type { Kernel, Session } from '@harness-kernel/kernel'
+import type { GuardrailsPolicy, Kernel, Session } from '@harness-kernel/kernel'
 import type { AppServerOptions } from '../app-server.js'
 import type { AppThread } from '../app-thread.js'
 import type { AppServerBridge } from '../bridge.js'
@@ -25,6 +25,10 @@ export interface MethodContext {
   readonly bridge: AppServerBridge
   readonly options: AppServerOptions
   hostInput(): HostInputSettings | undefined
+  /** Whether the client opted into Codex's experimental API (`capabilities.experimentalApi`). */
+  experimentalApi(): boolean
+  /** The policy sessions run under unless a client asks otherwise: `defaultPolicy`, else the kernel's default. */
+  defaultPolicy(): GuardrailsPolicy
   log(message: string): void
 }
 

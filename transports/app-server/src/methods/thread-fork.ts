@@ -1,6 +1,7 @@
 import { errorMessage, type Session } from '@harness-kernel/kernel'
 import { z } from 'zod'
-import { parseParams } from '../params.js'
+import { applyPolicy, checkExperimentalApproval, requestedThreadPolicy } from '../guardrails-params.js'
+import { parseParams, threadPolicyParams } from '../params.js'
 import { invalidRequest } from '../rpc-errors.js'
 import { ANSWERED } from '../rpc-peer.js'
 import { uuidv7 } from '../uuid-v7.js'
@@ -12,6 +13,7 @@ const threadForkParamsSchema = z.object({
   lastTurnId: z.string().nullish(),
   cwd: z.string().nullish(),
   excludeTurns: z.boolean().nullish(),
+  ...threadPolicyParams,
 })
 
 /**
@@ -19,12 +21,14 @@ const threadForkParamsSchema = z.object({
  * (`sessionStore.fork`), resumes it as a loaded thread of this connection and answers like `thread/start` (with the
  * fork's turns unless `excludeTurns`), then `thread/started`. The fork keeps the name; `forkedFromId` is the source.
  * A turn still running in the source is copied open, and resuming the fork closes it as interrupted, as Codex
- * snapshots a running thread. `cwd` is honoured; other overrides are accepted and ignored, as on `thread/start`.
+ * snapshots a running thread. `cwd`, `sandbox` and `approvalPolicy` are honoured (the fork starts under the server's
+ * default policy, then what they ask); other overrides are accepted and ignored, as on `thread/start`.
  */
 export const threadFork: MethodHandler = async (params, context, id) => {
   const parsed = parseParams(threadForkParamsSchema, params)
   const { threadId } = parsed
   const lastTurnId = parsed.lastTurnId ?? undefined
+  checkExperimentalApproval(parsed.approvalPolicy, context.experimentalApi())
   const kernel = await context.kernel()
   const store = kernel.resolve('sessionStore')
   const source = storedThread(kernel, threadId, `no rollout found for thread id ${threadId}`)
@@ -52,15 +56,11 @@ export const threadFork: MethodHandler = async (params, context, id) => {
     context.bridge.forget(forkId)
     throw invalidRequest(`could not fork thread ${threadId}: ${errorMessage(error)}`)
   }
+  const defaultPolicy = context.defaultPolicy()
+  applyPolicy(session, { ...context.options.defaultPolicy, ...requestedThreadPolicy(parsed, defaultPolicy) })
   context.adopt(session, Date.now())
   const fork = store.summary(forkId)
-  const result = {
-    ...storedThreadResult(context, kernel, fork, parsed.excludeTurns ? [] : storedTurns(context, kernel, fork)),
-    // As `thread/start` answers.
-    approvalPolicy: 'on-request',
-    sandbox: { type: 'dangerFullAccess' },
-    reasoningEffort: null,
-  }
+  const result = storedThreadResult(context, kernel, fork, parsed.excludeTurns ? [] : storedTurns(context, kernel, fork))
   context.peer.reply(id, result)
   context.channel.notify('thread/started', { thread: { ...result.thread, turns: [] } })
   return ANSWERED

@@ -1,0 +1,23 @@
+/** What the model is told when the guardrails refuse or ask, in Codex 0.169.0's words (observed; guardrails.md §2.3). */
+export const GUARDRAIL_TEXTS = {
+  neverApproves: 'approval required by policy, but AskForApproval is set to Never',
+  granularRules: 'approval required by policy rule, but AskForApproval::Granular.rules is false',
+  granularSandbox: 'approval required by policy, but AskForApproval::Granular.sandbox_approval is false',
+  writeOutsideRefused: 'writing outside of the project; rejected by user approval settings',
+  /** A `forbidden` rule: its justification, else the prefix it forbids. */
+  forbidden: (command: string, justification: string | undefined, prefix: readonly string[]) =>
+    `\`${codexCommand(command)}\` rejected: ${justification ?? `policy forbids commands starting with \`${prefix.join(' ')}\``}`,
+  /** A `prompt` rule's question, when the rule gives no justification. */
+  promptedByRule: (command: string) => `\`${codexCommand(command)}\` requires approval by policy`,
+  escalationReason: 'The command asks to run outside the sandbox.',
+  writeOutsideReason: (paths: readonly string[]) => `The change writes outside the sandbox's writable roots: ${paths.join(', ')}.`,
+} as const
+
+/** A command line as Codex shows the one it runs: `/bin/bash -lc '<line>'`. */
+export function codexCommand(command: string): string {
+  return `/bin/bash -lc ${shellQuote(command)}`
+}
+
+function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'"'"'`)}'`
+}

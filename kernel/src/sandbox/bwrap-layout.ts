@@ -1,0 +1,34 @@
+import type { SandboxPolicy } from '../guardrails/types.js'
+import { writableRoots } from '../guardrails/writable-roots.js'
+import { protectedPaths } from './protected-paths.js'
+
+/** A policy that confines: every one but `dangerFullAccess`. */
+export type ConfiningPolicy = Exclude<SandboxPolicy, { type: 'dangerFullAccess' }>
+
+export interface BwrapLayoutOptions {
+  policy: ConfiningPolicy
+  /** The session's working directory: a writable root under `workspaceWrite`. */
+  cwd: string
+  /** Where `TMPDIR` is read. */
+  env: NodeJS.ProcessEnv
+}
+
+/**
+ * bubblewrap's arguments before the command, as Codex builds them: everything read-only, a fresh /dev and /proc,
+ * the writable roots bound read-write (parents first, so a child's bind is not hidden by its parent's), then their
+ * protected names read-only again. The roots are looked up at each call: one created since is writable.
+ */
+export function bwrapLayout(options: BwrapLayoutOptions): string[] {
+  const roots = writableRoots(options.policy, options.cwd, options.env).sort((a, b) => a.length - b.length)
+  // As root, bubblewrap keeps every capability (CAP_SYS_ADMIN could remount / read-write): drop them all. A user
+  // namespace keeps even the bounding set empty; it is what bubblewrap uses anyway when not run as root.
+  // No --new-session: the command stays in the runner's process group, so a kill reaches it even while bubblewrap is
+  // still setting up (before --die-with-parent holds); the group already has a session of its own and no terminal.
+  const args = ['--unshare-user', '--cap-drop', 'ALL', '--die-with-parent', '--unshare-pid']
+  if (!options.policy.networkAccess) args.push('--unshare-net')
+  args.push('--ro-bind', '/', '/', '--dev', '/dev')
+  for (const root of roots) args.push('--bind', root, root)
+  for (const path of protectedPaths(roots)) args.push('--ro-bind', path, path)
+  args.push('--proc', '/proc')
+  return args
+}
