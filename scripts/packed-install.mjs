@@ -161,6 +161,24 @@ for (const kind of ['module', 'commonjs']) {
   if (!readdirSync(join(project, 'node_modules', '@harness-kernel', 'cli', 'bundle')).includes('bin.js'))
     throw new Error('the CLI ships no bundle')
   say(`${kind}: npx harness run without a config runs the shipped bundle`)
+
+  // The shell tool ran `echo hi` in the sandbox: with a bubblewrap on this machine it printed hi; without one (this
+  // project has no @openai/codex) it was refused, naming the cause and the opt-out, and never ran unsandboxed.
+  const bareLogs = join(bare, '.harness', 'sessions')
+  const results = readdirSync(bareLogs)
+    .filter((name) => name.endsWith('.jsonl'))
+    .flatMap((name) =>
+      readFileSync(join(bareLogs, name), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    )
+    .filter((event) => event.type === 'tool/result')
+  const output = results[0]?.output ?? ''
+  const sandboxed = output === 'hi'
+  if (!sandboxed && !(output.includes('Commands cannot be sandboxed') && output.includes('danger-full-access')))
+    throw new Error(`${kind}: the shell tool's result was neither a sandboxed run nor a refusal:\n${output}`)
+  say(`${kind}: the shell tool ${sandboxed ? 'ran in the sandbox' : `was refused without a sandbox: ${output}`}`)
 }
 
 if (keep) say(`left in ${work}`)

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { type CodexGuardrails, loadCodexGuardrails, parseApprovalPolicy, parseSandboxMode, sandboxPolicyOf } from '@harness-kernel/codex'
 import {
   type ApprovalPolicy,
@@ -79,6 +80,11 @@ export function guardrailsSetup(options: {
   }
   if (flags.askForApproval !== undefined) {
     approval = usageError(() => parseApprovalPolicy(flags.askForApproval, '--ask-for-approval'))
+  }
+  // A writable root that does not exist is a typo more often than a plan: say so rather than sandbox without it.
+  const missing = sandbox?.type === 'workspaceWrite' ? sandbox.writableRoots.find((root) => !existsSync(root)) : undefined
+  if (missing !== undefined) {
+    throw new CliError(`sandbox_workspace_write.writable_roots: ${JSON.stringify(missing)} does not exist (from the Codex configuration)`)
   }
   const nothing = sandbox === undefined && approval === undefined && configured.rules.length === 0
   const policy = guardrailsPolicyOf({

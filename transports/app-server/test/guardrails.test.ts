@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createKernel, definePlugin, type ProcessRunResult, type Sandbox, type Session, type SessionEvent } from '@harness-kernel/kernel'
+import { bwrapSandbox, createKernel, definePlugin, type Session, type SessionEvent } from '@harness-kernel/kernel'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { createAppServerBridge } from '../src/bridge.js'
 import { RpcError } from '../src/rpc-errors.js'
@@ -529,29 +529,9 @@ describe('command/exec sandboxPolicy', () => {
   })
 
   it('where the sandbox cannot run, nothing runs: the error names the cause', async () => {
-    const reason = 'Commands cannot be sandboxed: no bubblewrap in this test'
-    const refused: ProcessRunResult = {
-      exitCode: null,
-      signal: null,
-      stdout: '',
-      stderr: '',
-      stdoutBytes: 0,
-      stderrBytes: 0,
-      stdoutTruncated: false,
-      stderrTruncated: false,
-      timedOut: false,
-      aborted: false,
-      durationMs: 0,
-      pid: undefined,
-      spawnError: reason,
-    }
-    const unavailable: Sandbox = {
-      unavailable: () => reason,
-      runner: ({ policy, inner }) => (policy.type === 'dangerFullAccess' ? inner : { run: async () => refused }),
-      writeFile: async () => {
-        throw new Error(reason)
-      },
-    }
+    const unavailable = bwrapSandbox({ bwrap: '/nonexistent/bwrap' })
+    const reason = unavailable.unavailable()
+    expect(reason).toContain('/nonexistent/bwrap')
     const server = await start([], {
       plugins: [definePlugin({ name: 'no-sandbox', setup: (kernel) => kernel.provide('sandbox', unavailable) })],
     })
