@@ -69,8 +69,11 @@ function progressLine(event: SessionEvent, style: Style, toolNames: Map<string, 
       return `${style.magenta(`[${messageLabel(message)}]`)} ${firstLine(text)}`
     }
     case 'tool/call': {
-      const verdict =
-        event.decision === 'deny' ? ` ${style.red('denied')}` : event.decision === 'allow-rewritten' ? ' (input rewritten)' : ''
+      const verdict = event.decision.startsWith('deny')
+        ? ` ${style.red(event.decision === 'deny-guardrails' ? 'refused by the sandbox policy' : 'denied')}`
+        : event.decision === 'allow-rewritten'
+          ? ' (input rewritten)'
+          : ''
       return `${style.cyan('[tool]')} ${event.name} ${shortJson(event.input)}${verdict}`
     }
     case 'tool/result': {

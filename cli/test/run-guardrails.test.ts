@@ -47,7 +47,9 @@ describe('harness run: the sandbox and approvals', () => {
     const result = await harness(['run', 'go', '--model', 'scripted:script.yaml'], { cwd })
     expect(result.code).toBe(0)
     expect(result.stderr.match(/no terminal to ask for approval on/g)).toHaveLength(1)
-    expect(toolResults(cwd)[0]).toBe('approval required by policy, but AskForApproval is set to Never')
+    expect(toolResults(cwd)[0]).toBe(
+      'approval policy is Never; reject command — you cannot ask for escalated permissions if the approval policy is Never',
+    )
     expect(existsSync(join(outside, 'escaped'))).toBe(false)
   })
 
@@ -75,7 +77,9 @@ describe('harness run: the sandbox and approvals', () => {
 
     const forbidden = project({ 'script.yaml': shellScript({ command: 'git push' }) })
     await harness(['run', 'go', '--model', 'scripted:script.yaml'], { cwd: forbidden, env: { CODEX_HOME: codexHome } })
-    expect(toolResults(forbidden)[0]).toBe("`/bin/bash -lc 'git push'` rejected: policy forbids commands starting with `git push`")
+    expect(toolResults(forbidden)[0]).toBe(
+      'Rejected("`/bin/bash -lc \'git push\'` rejected: policy forbids commands starting with `git push`")',
+    )
   })
 
   it('bad values exit 2, naming the value and where it came from', async () => {

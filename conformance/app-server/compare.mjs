@@ -36,6 +36,37 @@ export const KNOWN_DEVIATIONS = {
     'the harness answers it with an Invalid Request whose id is null (JSON-RPC 2.0), so a client never waits forever; Codex answers nothing',
   'errors/turn/start with empty input':
     'Codex samples the model again with no new input; the kernel runs no turn without input, so the harness refuses it (`input must not be empty`)',
+  ...Object.fromEntries(
+    [
+      'guardrails-read-only-never/turn: a command that reads, then one that writes in cwd',
+      'guardrails-workspace-write-never/turn: a write inside cwd, then one outside cwd and /tmp',
+      ...['guardrails-read-only-never', 'guardrails-workspace-write-never', 'guardrails-rule-prompt', 'guardrails-turn-sandbox-policy'].map(
+        (scenario) => `${scenario}/fact: items of commands the sandbox denied`,
+      ),
+    ].map((step) => [
+      step,
+      "Codex 0.169.0 mostly sends no item for a command its sandbox denied (`Read-only file system`, exit 1), though the model gets the command's output (no item under never in 30 of 30 runs, after an approval under on-request in 9 of 10; otherwise a `failed` item, exit code 1): it does when it takes the failure for a sandbox denial, which it does not every time. The harness reports every command it ran (this suite's README)",
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['commands', 'items of commands the sandbox denied', 'told', 'accepted.txt (outside) exists'].map((fact) => [
+      `guardrails-untrusted-sandbox-denied/fact: ${fact}`,
+      'Codex 0.169.0 under `untrusted` runs an approved command again outside the sandbox, without asking again, when the sandbox denied it, but not every time (the file was written in 14 of 18 runs; otherwise a `failed` item, exit code 1); the harness runs an approved command in the sandbox once (guardrails.md: "asks, then runs sandboxed"). See the README of this suite',
+    ]),
+  ),
+  ...Object.fromEntries(
+    [
+      'guardrails-escalation-on-request-decline',
+      'guardrails-escalation-on-request-accept',
+      'guardrails-untrusted',
+      'guardrails-untrusted-sandbox-denied',
+      'guardrails-rule-prompt',
+      'guardrails-permission-request-hook',
+    ].map((scenario) => [
+      `${scenario}/fact: approvals: the shell shown`,
+      "an approval request shows the command as the kernel's shell runs it, `/bin/bash -c` (no login shell); Codex's exec_command runs `/bin/bash -lc`",
+    ]),
+  ),
 }
 
 /** Keys whose string values are compared as they are (enums), not by kind. */

@@ -2,8 +2,10 @@
 // `codex app-server` (its provider's base_url) and `harness app-server --model openai:…` (OPENAI_BASE_URL).
 // A scenario sets the plan: one step per model request, in order (the last repeats):
 //   { kind: 'text', text, chunks?, chunkMs? }   an assistant message, streamed in `chunks` deltas
-//   { kind: 'shell', cmd }                       a shell call: `exec_command {cmd}` when the request offers Codex's
-//                                                tool, else the kernel's `shell {command}`
+//   { kind: 'shell', cmd, args? }                a shell call: `exec_command {cmd}` when the request offers Codex's
+//                                                tool, else the kernel's `shell {command}`; `args` go to either as
+//                                                they are (Codex's escalation: sandbox_permissions, justification,
+//                                                prefix_rule, which both tools take under the same names)
 import { createServer } from 'node:http'
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -35,7 +37,7 @@ export async function startFakeResponses() {
       let item
       if (step.kind === 'shell') {
         const codex = (body.tools ?? []).some((tool) => tool.name === 'exec_command')
-        const args = codex ? { cmd: step.cmd, yield_time_ms: 10_000 } : { command: step.cmd }
+        const args = { ...(codex ? { cmd: step.cmd, yield_time_ms: 10_000 } : { command: step.cmd }), ...step.args }
         item = {
           type: 'function_call',
           id: `fc_${n}`,
@@ -91,4 +93,17 @@ export async function startFakeResponses() {
         server.close(() => resolve())
       }),
   }
+}
+
+/** What the model was told of each call, in call order: the `function_call_output`s the requests carried. */
+export function toolOutputs(requests) {
+  const outputs = new Map()
+  for (const { body } of requests) {
+    for (const item of body.input ?? []) {
+      if (item.type !== 'function_call_output' || outputs.has(item.call_id)) continue
+      const text = typeof item.output === 'string' ? item.output : (item.output ?? []).map((part) => part.text ?? '').join('')
+      outputs.set(item.call_id, text)
+    }
+  }
+  return [...outputs.values()]
 }

@@ -2,7 +2,7 @@
 // The App Server differential suite: the same client script (scenarios.mjs) against the real `codex app-server`
 // 0.169.0 (on a fake Responses API) and against `harness app-server --model openai:…` (on the same fake), compared
 // step by step. Opt-in (`npm run conformance:app-server`); without the real Codex it prints `skipped: …` and exits 0.
-//   node conformance/app-server/run.mjs [--verbose] [--keep] [filter …]
+//   node conformance/app-server/run.mjs [--verbose] [--keep] [--report FILE] [filter …]
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { compareStep, KNOWN_DEVIATIONS, NOT_COMPARED, signature } from './compare.mjs'
-import { startFakeResponses } from './fake-responses.mjs'
+import { startFakeResponses, toolOutputs } from './fake-responses.mjs'
 import { SCENARIOS } from './scenarios.mjs'
 import { spawnServer } from './wire-client.mjs'
 
@@ -18,7 +18,13 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const HARNESS_BIN = join(REPO, 'cli/dist/bin.js')
 const MODEL = 'gpt-5.1-codex'
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { verbose: { type: 'boolean' }, keep: { type: 'boolean' } } })
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { verbose: { type: 'boolean' }, keep: { type: 'boolean' }, report: { type: 'string' } },
+})
+// Codex's policy for the whole suite, in both sides' CODEX_HOME (the harness reads Codex's config.toml too): commands
+// run unsandboxed and unasked unless a scenario's thread/start or turn/start says otherwise.
+const POLICY = 'approval_policy = "never"\nsandbox_mode = "danger-full-access"\n'
 
 /** CODEX_BIN, the shared real-clients install, or the binary `npm ci` put in this workspace (@openai/codex 0.169.0). */
 function findCodex() {
@@ -40,12 +46,11 @@ function findCodex() {
   return candidates.find((candidate) => candidate && existsSync(candidate))
 }
 
-function codexSide(dir, fakeUrl, bin) {
+function codexSide(dir, fakeUrl, bin, config) {
   const home = join(dir, 'home')
-  mkdirSync(home, { recursive: true })
   writeFileSync(
     join(home, 'config.toml'),
-    `model = "${MODEL}"\nmodel_provider = "fake"\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n\n[model_providers.fake]\nname = "fake"\nbase_url = "${fakeUrl}"\nenv_key = "FAKE_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\nstream_max_retries = 0\n`,
+    `model = "${MODEL}"\nmodel_provider = "fake"\n${POLICY}\n[model_providers.fake]\nname = "fake"\nbase_url = "${fakeUrl}"\nenv_key = "FAKE_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\nstream_max_retries = 0\n${config}`,
   )
   return {
     command: bin,
@@ -54,15 +59,14 @@ function codexSide(dir, fakeUrl, bin) {
   }
 }
 
-function harnessSide(dir, fakeUrl) {
-  const home = join(dir, 'home')
-  mkdirSync(home, { recursive: true })
+function harnessSide(dir, fakeUrl, config) {
+  writeFileSync(join(dir, 'codex-home', 'config.toml'), `${POLICY}${config}`)
   return {
     command: process.execPath,
     args: [HARNESS_BIN, 'app-server', '--model', `openai:${MODEL}`],
     env: {
       PATH: process.env.PATH,
-      HOME: home,
+      HOME: join(dir, 'home'),
       HARNESS_HOME: join(dir, 'harness-home'),
       CODEX_HOME: join(dir, 'codex-home'),
       OPENAI_BASE_URL: fakeUrl,
@@ -72,16 +76,24 @@ function harnessSide(dir, fakeUrl) {
   }
 }
 
-async function runSide(scenario, side, root, fake, bin) {
+/** Each side's CODEX_HOME: Codex's own home, the harness's Codex configuration (rules, hooks, policy). */
+const codexHomeOf = (dir, side) => join(dir, side === 'codex' ? 'home' : 'codex-home')
+
+async function runSide(scenario, side, root, outsideRoot, fake, bin) {
   const dir = join(root, `${scenario.name}.${side}`)
   const cwd = join(dir, 'workspace')
-  mkdirSync(cwd, { recursive: true })
-  fake.setPlan(scenario.plan)
-  const spec = side === 'codex' ? codexSide(dir, fake.url, bin) : harnessSide(dir, fake.url)
+  // Outside the workspace and /tmp (every run folder is under /tmp, which workspace-write opens).
+  const outside = join(outsideRoot, `${scenario.name}.${side}`)
+  const codexHome = codexHomeOf(dir, side)
+  for (const folder of [cwd, outside, join(dir, 'home'), codexHome]) mkdirSync(folder, { recursive: true })
+  const ctx = { cwd, outside, codexHome, notes: {} }
+  const config = scenario.setup?.(ctx) ?? ''
+  fake.setPlan(typeof scenario.plan === 'function' ? scenario.plan(ctx) : scenario.plan)
+  const spec = side === 'codex' ? codexSide(dir, fake.url, bin, config) : harnessSide(dir, fake.url, config)
   const server = spawnServer({ ...spec, cwd })
   let failure
   try {
-    await scenario.run(server, { cwd })
+    await scenario.run(server, ctx)
     // Let late notifications of the last step arrive.
     await new Promise((resolvePause) => setTimeout(resolvePause, 300))
   } catch (error) {
@@ -90,7 +102,18 @@ async function runSide(scenario, side, root, fake, bin) {
     await server.close()
     writeFileSync(join(dir, 'wire.jsonl'), server.log.map((entry) => JSON.stringify(entry)).join('\n'))
   }
-  return { log: server.log, failure }
+  const outputs = toolOutputs(fake.requests)
+  writeFileSync(join(dir, 'model-told.json'), JSON.stringify(outputs, null, 2))
+  return { log: server.log, failure, outputs, facts: factsOf(scenario, { ...ctx, log: server.log, outputs }) }
+}
+
+/** A scenario's facts; a side that broke the script may leave them uncomputable, which is then itself the fact. */
+function factsOf(scenario, ctx) {
+  try {
+    return scenario.facts?.(ctx) ?? {}
+  } catch (error) {
+    return { 'the facts could be computed': `no: ${error.message}` }
+  }
 }
 
 function byStep(log) {
@@ -109,6 +132,7 @@ if (!existsSync(HARNESS_BIN)) {
   process.exit(1)
 }
 const root = mkdtempSync(join(tmpdir(), 'conformance-app-server-'))
+const outsideRoot = mkdtempSync('/var/tmp/conformance-app-server-')
 const fake = await startFakeResponses()
 const selected = SCENARIOS.filter((scenario) => positionals.length === 0 || positionals.some((filter) => scenario.name.includes(filter)))
 const lines = [
@@ -121,8 +145,8 @@ let failed = 0
 let steps = 0
 for (const scenario of selected) {
   process.stderr.write(`${scenario.name} …\n`)
-  const codex = await runSide(scenario, 'codex', root, fake, bin)
-  const harness = await runSide(scenario, 'harness', root, fake, bin)
+  const codex = await runSide(scenario, 'codex', root, outsideRoot, fake, bin)
+  const harness = await runSide(scenario, 'harness', root, outsideRoot, fake, bin)
   lines.push(`## ${scenario.name}`)
   if (codex.failure) lines.push(`- the real Codex broke the script: ${codex.failure}`)
   if (harness.failure) lines.push(`- harness app-server broke the script: ${harness.failure}`)
@@ -146,11 +170,32 @@ for (const scenario of selected) {
     lines.push(`- ✗ ${step}`)
     for (const difference of differences) lines.push(`    - ${difference}`)
   }
+  // What a user observes beyond the wire: what the model was told, what is on disk (each scenario's `facts`).
+  for (const key of new Set([...Object.keys(codex.facts), ...Object.keys(harness.facts)])) {
+    steps++
+    const [a, b] = [JSON.stringify(codex.facts[key]), JSON.stringify(harness.facts[key])]
+    const known = KNOWN_DEVIATIONS[`${scenario.name}/fact: ${key}`]
+    if (a === b) lines.push(`- ✓ fact: ${key}${values.verbose ? ` = ${a}` : ''}`)
+    else if (known) lines.push(`- ≈ fact: ${key}: a known deviation: ${known}${values.verbose ? `\n    - Codex ${a}, harness ${b}` : ''}`)
+    else {
+      failed++
+      lines.push(`- ✗ fact: ${key}\n    - Codex:   ${a}\n    - harness: ${b}`)
+    }
+  }
+  if (values.verbose) {
+    for (const [name, side] of [
+      ['Codex', codex],
+      ['harness', harness],
+    ]) {
+      for (const text of side.outputs) lines.push(`- the model was told (${name}): \`${JSON.stringify(text)}\``)
+    }
+  }
   lines.push('')
 }
 await fake.close()
 lines.push(`${steps} steps compared, ${failed} with differences`)
 console.log(lines.join('\n'))
-if (values.keep) console.log(`runs kept in ${root}`)
-else rmSync(root, { recursive: true, force: true })
+if (values.report) writeFileSync(values.report, `${lines.join('\n')}\n`)
+if (values.keep) console.log(`runs kept in ${root} and ${outsideRoot}`)
+else for (const folder of [root, outsideRoot]) rmSync(folder, { recursive: true, force: true })
 process.exit(failed === 0 ? 0 : 1)

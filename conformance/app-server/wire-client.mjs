@@ -1,5 +1,6 @@
 // A plain client of one App Server child: sends requests, records every line it reads with the step it
-// arrived in, answers server requests (approvals: decline). Nothing about either server is assumed.
+// arrived in, answers server requests (approvals: decline, unless the script decides otherwise). Nothing about either
+// server is assumed.
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 
@@ -14,6 +15,7 @@ export function spawnServer({ command, args, cwd, env }) {
   let nextId = 1
   const pending = new Map()
   const waiters = []
+  let decide = () => 'decline'
   const send = (message) => child.stdin.write(`${JSON.stringify(message)}\n`)
   createInterface({ input: child.stdout }).on('line', (line) => {
     let message
@@ -31,7 +33,10 @@ export function spawnServer({ command, args, cwd, env }) {
       pending.delete(message.id)
       request?.resolve(message)
     } else if (kind === 'serverRequest') {
-      send({ id: message.id, result: /requestApproval$/.test(message.method) ? { decision: 'decline' } : {} })
+      send({
+        id: message.id,
+        result: /requestApproval$/.test(message.method) ? { decision: decide(message.params ?? {}, message.method) } : {},
+      })
     }
     for (const waiter of [...waiters]) {
       if (!waiter.match(entry)) continue
@@ -44,6 +49,10 @@ export function spawnServer({ command, args, cwd, env }) {
     log,
     get stderr() {
       return stderr
+    },
+    /** How approval requests are answered from here on: `(params, method) => decision`. */
+    onApproval(decision) {
+      decide = decision
     },
     /** Messages read from here on belong to `name`. */
     step(name) {

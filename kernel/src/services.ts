@@ -1,6 +1,6 @@
 import type { Compactor } from './compaction/compactor.js'
 import type { Driver } from './driver/types.js'
-import type { GuardedAction, Guardrails, Sandbox } from './guardrails/types.js'
+import type { AskCause, GuardedAction, Guardrails, Sandbox } from './guardrails/types.js'
 import type { ModelProvider } from './model.js'
 import type { ProcessRunner } from './process-runner.js'
 import type { SessionStore } from './session-store.js'
@@ -31,6 +31,8 @@ export interface ApprovalRequest {
   sandboxed?: boolean
   /** An argv prefix the approver may allow from now on (Codex's `proposedExecpolicyAmendment`). */
   proposedRule?: string[]
+  /** Set when the guardrails ask: a `prompt` rule, an escalation out of the sandbox, or the approval policy. */
+  cause?: AskCause
 }
 
 /**

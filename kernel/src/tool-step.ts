@@ -76,15 +76,19 @@ export async function runToolCall(runtime: SessionRuntime, step: StepPayload, bl
   const logCall = (input: unknown, decision: string) =>
     runtime.append({ type: 'tool/call', turnId: step.turn.id, step: step.step, callId: call.id, name: call.name, input, decision })
   let sandboxed = guarded === undefined || guarded.verdict.kind === 'deny' || guarded.verdict.sandboxed
+  // Refused by the guardrails alone, without asking anyone (a rule, `never`): Codex shows no item for such a call.
+  let refusedByGuardrails = pre.kind !== 'deny' && guarded?.verdict.kind === 'deny'
   if (verdict.kind === 'allow' && verdict.input !== undefined) {
     // A permission hook's rewrite is judged again: its approval stands for it, a refusal by rule does not give way.
     const again = judgeCall(runtime, call.name, verdict.input)
-    if (again?.verdict.kind === 'deny') verdict = { kind: 'deny', reason: again.verdict.reason }
-    else if (again !== undefined) sandboxed = again.verdict.sandboxed
+    if (again?.verdict.kind === 'deny') {
+      verdict = { kind: 'deny', reason: again.verdict.reason }
+      refusedByGuardrails = true
+    } else if (again !== undefined) sandboxed = again.verdict.sandboxed
   }
   if (verdict.kind === 'deny') {
     const halt = pre.kind === 'deny' ? pre.halt : verdict.halt
-    logCall(call.input, halt ? 'deny-halt' : 'deny')
+    logCall(call.input, halt ? 'deny-halt' : refusedByGuardrails ? 'deny-guardrails' : 'deny')
     return { result: { output: verdict.reason, isError: true }, context, halt }
   }
   // Interrupted while policy decided: the tool never starts, and no post-execute runs for it.
@@ -163,6 +167,7 @@ export async function permission(
     signal: payload.signal,
     ...(guarded === undefined ? {} : { action: guarded.action, sandboxed: judged?.kind === 'ask' ? judged.sandboxed : true }),
     ...(guardAsks && judged.proposedRule ? { proposedRule: judged.proposedRule } : {}),
+    ...(guardAsks ? { cause: judged.cause } : {}),
   })
   if (answer.kind === 'deny') {
     return answer.interrupt

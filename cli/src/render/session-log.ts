@@ -44,11 +44,13 @@ export function renderSessionLog(loaded: LoadedSession, path: string, style: Sty
         const decision =
           event.decision === 'deny'
             ? style.red('denied')
-            : event.decision === 'allow-rewritten'
-              ? `allowed, input rewritten to ${shortJson(event.input, 200)}`
-              : event.decision === 'allow'
-                ? 'allowed'
-                : event.decision
+            : event.decision === 'deny-guardrails'
+              ? style.red('refused by the sandbox policy')
+              : event.decision === 'allow-rewritten'
+                ? `allowed, input rewritten to ${shortJson(event.input, 200)}`
+                : event.decision === 'allow'
+                  ? 'allowed'
+                  : event.decision
         lines.push(`${style.cyan('[tool call]')} ${event.name} [${event.callId}] ${decision}`)
         break
       }

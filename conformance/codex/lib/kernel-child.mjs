@@ -54,10 +54,10 @@ function laneModel(root, sub, { delays, subDelays }) {
 }
 
 await kernelChild(async (job, result) => {
-  const { compaction, createKernel } = await import('@harness-kernel/kernel')
+  const { compaction, createKernel, guardrails } = await import('@harness-kernel/kernel')
   const { scriptedModel } = await import('@harness-kernel/scripted-model')
   const { tools } = await import('@harness-kernel/tools')
-  const { codexHooks, loadCodexMcpServers } = await import(
+  const { codexHooks, loadCodexGuardrails, loadCodexMcpServers } = await import(
     job.dialectModule ? pathToFileURL(job.dialectModule).href : '@harness-kernel/codex'
   )
   const scripted = scriptedModel({ script: job.steps, recordTo: job.recordTo })
@@ -66,7 +66,14 @@ await kernelChild(async (job, result) => {
     const sub = scriptedModel({ script: job.subSteps, recordTo: job.subRecordTo })
     model = laneModel(model.model, sub.model, job)
   }
-  const plugins = [model, tools(), codexHooks({ codexHome: job.codexHome, trust: 'all', model: job.model })]
+  // the sandbox and approval policy of the same config.toml Codex runs with, as `harness run` reads it
+  const policy = loadCodexGuardrails({ cwd: job.cwd, codexHome: job.codexHome })
+  const plugins = [
+    model,
+    tools(),
+    guardrails({ sandbox: policy.sandbox, approvals: policy.approval, rules: policy.rules }),
+    codexHooks({ codexHome: job.codexHome, trust: 'all', model: job.model }),
+  ]
   if (job.subagents) {
     const { subagents } = await import('@harness-kernel/subagents')
     plugins.push(subagents({ tools: 'codex' }))

@@ -6,6 +6,8 @@ import {
   createKernel,
   definePlugin,
   defineTool,
+  type GuardrailsPluginOptions,
+  guardrails,
   type Kernel,
   type KernelOptions,
   type Plugin,
@@ -46,6 +48,8 @@ export interface HarnessSetup {
   /** `<EVENT>-<TAG>[.<N>].<ext>` → content. */
   responses?: Record<string, string>
   options?: CodexHooksOptions
+  /** Default: the policy the golden payloads' Codex ran under (approval_policy = "never", sandbox_mode = "danger-full-access"). */
+  guardrails?: GuardrailsPluginOptions
   plugins?: Plugin[]
   kernel?: KernelOptions
 }
@@ -74,6 +78,7 @@ export function codexHarnessPerTest(): (setup: HarnessSetup) => CodexHarness {
       [
         model,
         tools(),
+        guardrails(setup.guardrails ?? { sandbox: 'danger-full-access', approvals: 'never' }),
         codexHooks({ codexHome, trust: 'all', trustStore: false, tmpDir: join(dir, 'tmp'), ...setup.options }),
         ...(setup.plugins ?? []),
       ],

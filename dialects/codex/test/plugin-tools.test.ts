@@ -281,3 +281,37 @@ describe('PermissionRequest', () => {
     expect((toolResults(result.messages)[0] as { output: string }).output).toMatch(/needs approval/)
   })
 })
+
+describe('PermissionRequest under the guardrails', () => {
+  // Observed with Codex 0.169.0 (App Server differential suite, 5 runs): the hook fires for an escalation under
+  // on-request, before the approval request, with permission_mode "default"; under never it does not fire.
+  it('fires when the guardrails ask, with permission_mode from the approval policy, and its allow runs the call', async () => {
+    const escalate = {
+      tool_calls: [
+        { name: 'shell', input: { command: 'echo escalated-ok', sandbox_permissions: 'require_escalated', justification: 'need it' } },
+      ],
+    }
+    const hooks = { PermissionRequest: [{ matcher: 'Bash', hooks: [rec('PermissionRequest')] }] }
+    const allow = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } })
+    const onRequest = setup({
+      script: [escalate, { text: 'done' }],
+      hooks,
+      responses: { 'PermissionRequest-h.stdout': allow },
+      guardrails: { approvals: 'on-request' },
+    })
+    const session = await onRequest.kernel.startSession()
+    const turn = await session.run('escalate')
+    const [call] = onRequest.calls('PermissionRequest')
+    expect(JSON.parse(call!.stdin)).toMatchObject({
+      permission_mode: 'default',
+      tool_name: 'Bash',
+      tool_input: { command: 'echo escalated-ok' },
+    })
+    expect(toolResults(turn.messages)[0]).toMatchObject({ output: 'escalated-ok', isError: false })
+
+    const never = setup({ script: [escalate, { text: 'done' }], hooks, guardrails: { approvals: 'never' } })
+    const neverTurn = await (await never.kernel.startSession()).run('escalate')
+    expect(never.calls('PermissionRequest')).toEqual([])
+    expect(toolResults(neverTurn.messages)[0]).toMatchObject({ isError: true })
+  })
+})

@@ -43,11 +43,16 @@ export function createGuardrails(options: GuardrailsOptions): Guardrails {
       if (policy.approval === 'never') return { kind: 'deny', reason: GUARDRAIL_TEXTS.neverApproves }
       if (granular()?.rules === false) return { kind: 'deny', reason: GUARDRAIL_TEXTS.granularRules }
       if (approved !== undefined && (approved.escalated || !escalate)) return { kind: 'run', sandboxed: sandboxed && !approved.escalated }
-      const reason = matched.decisive?.justification ?? GUARDRAIL_TEXTS.promptedByRule(action.command)
-      return { kind: 'ask', reason, sandboxed: sandboxed && !escalate }
+      // An approved prompt-rule command still runs in the sandbox (observed), unless it asked to escalate.
+      return {
+        kind: 'ask',
+        reason: GUARDRAIL_TEXTS.promptedByRule(action.command, matched.decisive?.justification),
+        sandboxed: sandboxed && !escalate,
+        cause: 'rule',
+      }
     }
     if (escalate) {
-      if (policy.approval === 'never') return { kind: 'deny', reason: GUARDRAIL_TEXTS.neverApproves }
+      if (policy.approval === 'never') return { kind: 'deny', reason: GUARDRAIL_TEXTS.escalationUnderNever }
       if (granular()?.sandbox_approval === false) return { kind: 'deny', reason: GUARDRAIL_TEXTS.granularSandbox }
       if (approved?.escalated) return { kind: 'run', sandboxed: false }
       const prefixRule = action.escalation?.prefixRule
@@ -55,6 +60,7 @@ export function createGuardrails(options: GuardrailsOptions): Guardrails {
         kind: 'ask',
         reason: action.escalation?.justification ?? GUARDRAIL_TEXTS.escalationReason,
         sandboxed: false,
+        cause: 'escalation',
         ...(prefixRule && prefixRule.length > 0 ? { proposedRule: prefixRule } : {}),
       }
     }
@@ -64,7 +70,15 @@ export function createGuardrails(options: GuardrailsOptions): Guardrails {
     const asks = policy.approval === 'untrusted' || isDangerousCommandLine(action.command)
     if (!asks) return { kind: 'run', sandboxed }
     if (granular()?.sandbox_approval === false) return { kind: 'deny', reason: GUARDRAIL_TEXTS.granularSandbox }
-    return { kind: 'ask', reason: undefined, sandboxed }
+    // Asking on its own account, Codex offers to allow the command itself from now on (its first segment, whole).
+    const proposedRule = matched.plain ? matched.unmatched[0] : undefined
+    return {
+      kind: 'ask',
+      reason: undefined,
+      sandboxed,
+      cause: 'policy',
+      ...(proposedRule && proposedRule.length > 0 ? { proposedRule } : {}),
+    }
   }
 
   const judgeFileChange = (action: GuardedAction & { kind: 'fileChange' }): GuardVerdict => {
@@ -75,12 +89,12 @@ export function createGuardrails(options: GuardrailsOptions): Guardrails {
     if (outside.length === 0) {
       // Codex asks before every change under `untrusted`, inside the workspace too.
       if (policy.approval !== 'untrusted' || remembered) return { kind: 'run', sandboxed: true }
-      return { kind: 'ask', reason: undefined, sandboxed: true }
+      return { kind: 'ask', reason: undefined, sandboxed: true, cause: 'policy' }
     }
     if (remembered) return { kind: 'run', sandboxed: false }
     if (policy.approval === 'never') return { kind: 'deny', reason: GUARDRAIL_TEXTS.writeOutsideRefused }
     if (granular()?.sandbox_approval === false) return { kind: 'deny', reason: GUARDRAIL_TEXTS.writeOutsideRefused }
-    return { kind: 'ask', reason: GUARDRAIL_TEXTS.writeOutsideReason(outside), sandboxed: false }
+    return { kind: 'ask', reason: GUARDRAIL_TEXTS.writeOutsideReason(outside), sandboxed: false, cause: 'escalation' }
   }
 
   return {

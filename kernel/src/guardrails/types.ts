@@ -77,8 +77,13 @@ export type GuardVerdict =
       sandboxed: boolean
       /** An argv prefix the approver may allow from now on (Codex's `proposedExecpolicyAmendment`). */
       proposedRule?: string[]
+      /** Why it asks: a `prompt` rule (Codex then offers only accept or cancel), an escalation, or the policy itself. */
+      cause: AskCause
     }
   | { kind: 'deny'; reason: string }
+
+/** What made the guardrails ask. */
+export type AskCause = 'rule' | 'escalation' | 'policy'
 
 /** Runs a process inside the sandbox a policy describes, or refuses to (the platform cannot sandbox). */
 export interface Sandbox {

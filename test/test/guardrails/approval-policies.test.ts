@@ -80,7 +80,7 @@ describe('approval policies', () => {
       [approver.plugin],
     )
     expect(approver.requests).toHaveLength(0)
-    expect(results[0]).toBe(GUARDRAIL_TEXTS.neverApproves)
+    expect(results[0]).toBe(GUARDRAIL_TEXTS.escalationUnderNever)
     expect(existsSync(join(outside, 'f'))).toBe(false)
   })
 
@@ -124,7 +124,7 @@ describe('command rules', () => {
       { rules },
       [approver.plugin],
     )
-    expect(results[0]).toBe("`/bin/bash -lc 'git push origin main'` rejected: pushes go through review")
+    expect(results[0]).toBe('Rejected("`/bin/bash -lc \'git push origin main\'` rejected: pushes go through review")')
     expect(approver.requests.map((request) => [request.action, request.reason])).toMatchObject([
       [{ command: 'npm publish' }, "`/bin/bash -lc 'npm publish'` requires approval by policy"],
     ])

@@ -1,6 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest, Message, Session, SessionEvent, ToolOutput } from '@harness-kernel/kernel'
 import { errorMessage } from '@harness-kernel/kernel'
-import { approvalDecision, approvalServerRequest } from './approval-requests.js'
+import { approvalDecision, approvalServerRequest, COMMAND_APPROVAL } from './approval-requests.js'
 import { CommandItems } from './command-items.js'
 import { hookRunSummary } from './hook-runs.js'
 import type { HostChannel } from './host-channel.js'
@@ -239,6 +239,10 @@ export class AppThread {
       return { kind: 'deny', reason: `The call to ${request.call.name} needs approval, and no host is connected.` }
     channel.notify('thread/status/changed', { threadId: this.id, status: { type: 'active', activeFlags: ['waitingOnApproval'] } })
     const asked = approvalServerRequest(request, this.id, this.session.cwd)
+    // Codex's order (observed): the command's item starts before the request goes out.
+    const { call } = request
+    if (asked.method === COMMAND_APPROVAL)
+      this.#commands.asking({ callId: call.id, name: call.name, input: call.input, turnId: request.turnId })
     const { entry, response } = channel.request('approval', this.id, request.turnId, asked.method, asked.params)
     let onAbort: (() => void) | undefined
     const aborted = new Promise<'aborted'>((resolve) => {
@@ -253,8 +257,10 @@ export class AppThread {
     request.signal.removeEventListener('abort', onAbort!)
     if (answer === 'aborted') return { kind: 'deny', reason: 'interrupted while waiting for approval' }
     channel.resolved(entry)
-    channel.notify('thread/status/changed', { threadId: this.id, status: { type: 'active', activeFlags: [] } })
     const decision = approvalDecision(asked.method, answer)
+    // A refused command's item completes before the thread leaves `waitingOnApproval`, as Codex's does.
+    if (decision.kind === 'deny' && asked.method === COMMAND_APPROVAL) this.#commands.declined(call.id, decision.reason)
+    channel.notify('thread/status/changed', { threadId: this.id, status: { type: 'active', activeFlags: [] } })
     if (decision.kind === 'deny' && decision.interrupt) this.#cancelledTurnId = request.turnId
     if (decision.kind === 'allow' && decision.rule !== undefined && this.#onRuleAmendment) {
       try {

@@ -32,21 +32,34 @@ export function approvalServerRequest(request: ApprovalRequest, threadId: string
     action?.kind === 'command'
       ? { command: shellCommandLine(action.command), cwd: action.cwd, commandActions: [{ type: 'unknown', command: action.command }] }
       : toolCommand(request, sessionCwd, startedAtMs)
-  const rule = request.proposedRule
   return {
     method: COMMAND_APPROVAL,
     params: {
       kind: 'command',
       ...where,
       environmentId: 'local',
-      reason,
+      // Codex leaves the reason out when it asks on its own account (untrusted, a dangerous command).
+      ...(reason === null ? {} : { reason }),
       ...shown,
-      proposedExecpolicyAmendment: rule ?? null,
-      availableDecisions: rule
-        ? ['accept', { acceptWithExecpolicyAmendment: { execpolicy_amendment: rule } }, 'cancel']
-        : ['accept', 'acceptForSession', 'decline', 'cancel'],
+      ...decisionsOffered(request),
     },
   }
+}
+
+/**
+ * What the client may answer, as Codex offers it (observed): a `prompt` rule's question only accept or cancel (and no
+ * amendment member); a proposed rule accept, accept with that amendment, or cancel; otherwise the four plain decisions.
+ */
+function decisionsOffered(request: ApprovalRequest): Record<string, unknown> {
+  if (request.cause === 'rule') return { availableDecisions: ['accept', 'cancel'] }
+  const rule = request.proposedRule
+  if (rule) {
+    return {
+      proposedExecpolicyAmendment: rule,
+      availableDecisions: ['accept', { acceptWithExecpolicyAmendment: { execpolicy_amendment: rule } }, 'cancel'],
+    }
+  }
+  return { proposedExecpolicyAmendment: null, availableDecisions: ['accept', 'acceptForSession', 'decline', 'cancel'] }
 }
 
 /** A tool call shown as the command its item shows. */

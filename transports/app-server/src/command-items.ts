@@ -1,5 +1,5 @@
 import type { SessionEvent, ToolOutput } from '@harness-kernel/kernel'
-import { type CommandCall, type CommandEnd, toolCallItem } from './wire-items.js'
+import { type CommandCall, type CommandEnd, REFUSED_BY_GUARDRAILS, toolCallItem } from './wire-items.js'
 
 /** Streamed output kept per command for `aggregatedOutput`; past it, the tool's own (tail-kept) streams are shown. */
 const MAX_AGGREGATED_CHARS = 1024 * 1024
@@ -40,9 +40,36 @@ export class CommandItems {
     this.#notify = notify
   }
 
-  /** `tool/call`: the item starts. */
+  /**
+   * An approval request for a call not yet logged: its item starts now, before the request goes out, as Codex's does
+   * (the `tool/call` event that follows does not start it again).
+   */
+  asking(call: { callId: string; name: string; input: unknown; turnId: string }): void {
+    if (this.#commands.has(call.callId)) return
+    this.#start({ ...call, startedMs: Date.now(), declined: false, streamed: '', sawOutput: false, state: 'running' })
+  }
+
+  /** A refused approval: the item completes `declined` at once, before the thread leaves `waitingOnApproval`. */
+  declined(callId: string, output: string): void {
+    const command = this.#commands.get(callId)
+    if (command === undefined || command.state !== 'running') return
+    command.state = 'completed'
+    this.#complete(command, { status: 'declined', aggregatedOutput: output, exitCode: null, completedMs: Date.now(), output })
+  }
+
+  /**
+   * `tool/call`: the item starts (unless an approval request started it). A call the guardrails refused without asking
+   * has none: Codex shows no item for it (observed), only what the model is told.
+   */
   started(event: Extract<SessionEvent, { type: 'tool/call' }>): void {
-    const command: Command = {
+    if (event.decision === REFUSED_BY_GUARDRAILS) return
+    const asked = this.#commands.get(event.callId)
+    if (asked !== undefined) {
+      asked.input = event.input
+      asked.declined = event.decision.startsWith('deny')
+      return
+    }
+    this.#start({
       callId: event.callId,
       name: event.name,
       input: event.input,
@@ -52,10 +79,13 @@ export class CommandItems {
       streamed: '',
       sawOutput: false,
       state: 'running',
-    }
-    this.#commands.set(event.callId, command)
+    })
+  }
+
+  #start(command: Command): void {
+    this.#commands.set(command.callId, command)
     const item = toolCallItem(command, { cwd: this.#cwd, threadId: this.#threadId })
-    this.#notify('item/started', { item, threadId: this.#threadId, turnId: event.turnId, startedAtMs: command.startedMs })
+    this.#notify('item/started', { item, threadId: this.#threadId, turnId: command.turnId, startedAtMs: command.startedMs })
   }
 
   /** `tools/output`: a piece of the command's stdout or stderr. */
@@ -123,7 +153,9 @@ export class CommandItems {
     const exitCode = typeof details?.exitCode === 'number' ? details.exitCode : null
     const streams = typeof details?.stdout === 'string' && typeof details.stderr === 'string' ? details.stdout + details.stderr : undefined
     const whole = command.sawOutput && command.streamed.length <= MAX_AGGREGATED_CHARS
-    return { aggregatedOutput: whole ? command.streamed : (streams ?? result.output), exitCode }
+    const aggregated = whole ? command.streamed : (streams ?? result.output)
+    // Codex reports a command that printed nothing with no output at all (null), not an empty one.
+    return { aggregatedOutput: aggregated === '' ? null : aggregated, exitCode }
   }
 
   #complete(command: Command, end: CommandEnd): void {

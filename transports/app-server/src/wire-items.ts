@@ -3,6 +3,9 @@ import { collabItem, isCollabTool } from './collab-items.js'
 import { agentMessageId, userMessageId } from './item-ids.js'
 import type { UserInput } from './params.js'
 
+/** The `tool/call` decision of a call the guardrails refused without asking anyone: Codex shows no item for it. */
+export const REFUSED_BY_GUARDRAILS = 'deny-guardrails'
+
 /** What the server keeps on a recorded message, in `message.meta.appServer` (it reaches the session log). */
 export type AppServerMeta =
   | { kind: 'input'; content: UserInput[]; clientId: string | null }
@@ -144,9 +147,10 @@ export function commandItem(call: CommandCall, cwd: string, end?: CommandEnd): W
     source: 'agent',
     status: end?.status ?? 'inProgress',
     commandActions: [{ type: 'unknown', command }],
-    aggregatedOutput: end?.aggregatedOutput ?? null,
+    // A declined command never ran: Codex gives it neither output nor a duration.
+    aggregatedOutput: end?.status === 'declined' ? null : (end?.aggregatedOutput ?? null),
     exitCode: end?.exitCode ?? null,
-    durationMs: end ? Math.max(0, end.completedMs - call.startedMs) : null,
+    durationMs: end && end.status !== 'declined' ? Math.max(0, end.completedMs - call.startedMs) : null,
     startedAtMs: call.startedMs,
     completedAtMs: end?.completedMs ?? null,
   }
@@ -195,6 +199,7 @@ export function turnsFromEvents(events: readonly SessionEvent[], cwd: string, ho
       if (item?.type === 'agentMessage' && current) current.agentMessages++
       if (item) current?.items.push(stamped(item, at, at))
     } else if (event.type === 'tool/call') {
+      if (event.decision === REFUSED_BY_GUARDRAILS) continue
       calls.set(event.callId, {
         callId: event.callId,
         name: event.name,

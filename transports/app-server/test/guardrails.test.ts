@@ -15,7 +15,7 @@ import { type InProcessOptions, type InProcessServer, outsideDirectory, startInP
 const COMMAND_APPROVAL = 'item/commandExecution/requestApproval'
 const FILE_CHANGE_APPROVAL = 'item/fileChange/requestApproval'
 const REJECTED = 'Rejected("rejected by user")'
-const NEVER = 'approval required by policy, but AskForApproval is set to Never'
+const NEVER = 'approval policy is Never; reject command — you cannot ask for escalated permissions if the approval policy is Never'
 const PLAIN_DECISIONS = ['accept', 'acceptForSession', 'decline', 'cancel']
 const WORKSPACE_WRITE = {
   type: 'workspaceWrite',
@@ -81,12 +81,17 @@ const logEvents = (path: string) =>
     .map((line) => JSON.parse(line) as SessionEvent)
 
 /** The order of what the client received around each approval request: status flags, the request, its resolution. */
-function approvalTrail(server: InProcessServer): string[] {
+function approvalTrail(server: InProcessServer, withItems = false): string[] {
   return server.client.received.flatMap((message) => {
     const params = message.params as Record<string, unknown> | undefined
     if (message.method === 'thread/status/changed') {
       const status = params?.status as { type: string; activeFlags?: string[] }
-      return status.activeFlags?.includes('waitingOnApproval') ? ['waiting'] : []
+      if (status.activeFlags?.includes('waitingOnApproval')) return ['waiting']
+      return withItems && status.activeFlags !== undefined ? ['not waiting'] : []
+    }
+    if (withItems && (message.method === 'item/started' || message.method === 'item/completed')) {
+      const item = params?.item as { type: string; id: string; status: string }
+      return item.type === 'commandExecution' ? [`${message.method} ${item.id} ${item.status}`] : []
     }
     if (message.method === COMMAND_APPROVAL || message.method === FILE_CHANGE_APPROVAL) return [`request ${String(message.id)}`]
     if (message.method === 'serverRequest/resolved') return [`resolved ${String(params?.requestId)}`]
@@ -233,12 +238,12 @@ describe('approvals (§6, guardrails.md §2.4)', () => {
       itemId: 'call_a',
       startedAtMs: expect.any(Number),
       environmentId: 'local',
-      reason: null,
+      // As Codex 0.169.0 asks on its own account: no reason, the command itself offered as a rule.
       command: "/bin/bash -c 'touch accepted'",
       cwd: server.cwd,
       commandActions: [{ type: 'unknown', command: 'touch accepted' }],
-      proposedExecpolicyAmendment: null,
-      availableDecisions: PLAIN_DECISIONS,
+      proposedExecpolicyAmendment: ['touch', 'accepted'],
+      availableDecisions: ['accept', { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['touch', 'accepted'] } }, 'cancel'],
     })
     expect(existsSync(join(server.cwd, 'accepted'))).toBe(true)
     await server.turn(thread.id, 'two')
@@ -251,6 +256,24 @@ describe('approvals (§6, guardrails.md §2.4)', () => {
     expect(server.serverRequests(COMMAND_APPROVAL)).toHaveLength(2)
     const ids = server.serverRequests(COMMAND_APPROVAL).map((request) => String(request.id))
     expect(approvalTrail(server)).toEqual(ids.flatMap((id) => ['waiting', `request ${id}`, `resolved ${id}`]))
+    // Codex's order (App Server differential suite, Codex 0.169.0): the item starts before the request; a declined one
+    // completes before the thread stops waiting, an accepted one runs after.
+    expect(approvalTrail(server, true)).toEqual([
+      'not waiting', // the turn starts
+      'waiting',
+      'item/started call_a inProgress',
+      `request ${ids[0]}`,
+      `resolved ${ids[0]}`,
+      'not waiting',
+      'item/completed call_a completed',
+      'not waiting', // the second turn starts
+      'waiting',
+      'item/started call_d inProgress',
+      `request ${ids[1]}`,
+      `resolved ${ids[1]}`,
+      'item/completed call_d declined',
+      'not waiting',
+    ])
   })
 
   it('acceptForSession: the same command later runs without asking', async () => {
@@ -321,6 +344,13 @@ describe('approvals (§6, guardrails.md §2.4)', () => {
     expect(server.serverRequests()).toEqual([])
     expect(server.toolOutput('call_never')).toContain(NEVER)
     expect(existsSync(target)).toBe(false)
+    // Codex shows no item for a call its policy refused without asking (App Server differential suite, 5 runs).
+    const items = server.client.notifications.filter((entry) => (entry.params.item as { id?: string } | undefined)?.id === 'call_never')
+    expect(items).toEqual([])
+    const resumed = (await server.client.request('thread/resume', { threadId: thread.id })) as {
+      thread: { turns: { items: { id: string }[] }[] }
+    }
+    expect(resumed.thread.turns.flatMap((turn) => turn.items).some((item) => item.id === 'call_never')).toBe(false)
   })
 
   it('a write outside the workspace asks with item/fileChange/requestApproval', async () => {

@@ -34,7 +34,7 @@ export function codexHooks(options: CodexHooksOptions = {}): Plugin {
             ? (session) => session.processRunner
             : (session) => environmentPolicyRunner(session.processRunner, hookEnvironment, 'codexHooks: hookEnvironment'),
         shell: options.shell ?? '/bin/bash',
-        permissionMode: options.permissionMode ?? 'bypassPermissions',
+        permissionMode: options.permissionMode,
         tools: kernel.resolve('tools'),
         fixes: options.fixes ?? {},
         tmpDir: options.tmpDir,

@@ -20,7 +20,10 @@ export interface CodexHooksOptions {
   trustStore?: TrustStore | false
   /** `model` in payloads. Default: the model provider's id. */
   model?: string
-  /** `permission_mode` in payloads. Default `bypassPermissions` (the kernel asks for no approvals unless a policy does). */
+  /**
+   * `permission_mode` in payloads. Default: as Codex, from the session's approval policy: `bypassPermissions` under
+   * `never`, `default` otherwise.
+   */
   permissionMode?: 'default' | 'bypassPermissions'
   /** Where spilled hook output goes. Default `$TMPDIR`, else the system temp dir. */
   tmpDir?: string

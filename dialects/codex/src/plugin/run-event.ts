@@ -21,7 +21,8 @@ export interface DialectContext {
   /** Wraps a session's runner for hook commands (the `hookEnvironment` policy), or leaves it as it is. */
   runner: (session: Session) => ProcessRunner
   shell: string
-  permissionMode: 'default' | 'bypassPermissions'
+  /** Fixed by the plugin's option; else the session's approval policy says (see `permissionModeOf`). */
+  permissionMode: 'default' | 'bypassPermissions' | undefined
 }
 
 /** One occurrence of a Codex event. */
@@ -58,7 +59,7 @@ export async function runCodexEvent(ctx: DialectContext, occurrence: EventOccurr
     transcriptPath: session.transcriptPath,
     cwd: session.cwd,
     model: state.model,
-    permissionMode: ctx.permissionMode,
+    permissionMode: ctx.permissionMode ?? permissionModeOf(session),
     ...(occurrence.turnId === undefined ? {} : { turnId: occurrence.turnId }),
     ...occurrence.fields,
   })
@@ -173,4 +174,9 @@ function spillOutcome(outcome: HandlerOutcome, handler: CodexHandler, threadId: 
     }
   if (outcome.permission?.behavior === 'deny') spilled.permission = { behavior: 'deny', message: capHookText(outcome.permission.message) }
   return spilled
+}
+
+/** Codex's `permission_mode`: `bypassPermissions` when the approval policy is never, `default` otherwise (codex-hooks.md). */
+function permissionModeOf(session: Session): 'default' | 'bypassPermissions' {
+  return session.guardrails.policy.approval === 'never' ? 'bypassPermissions' : 'default'
 }
