@@ -24,7 +24,10 @@ export function bwrapLayout(options: BwrapLayoutOptions): string[] {
   // namespace keeps even the bounding set empty; it is what bubblewrap uses anyway when not run as root.
   // No --new-session: the command stays in the runner's process group, so a kill reaches it even while bubblewrap is
   // still setting up (before --die-with-parent holds); the group already has a session of its own and no terminal.
-  const args = ['--unshare-user', '--cap-drop', 'ALL', '--die-with-parent', '--unshare-pid']
+  // --as-pid-1: the command is the namespace's init, so nothing of bubblewrap's is left behind as a zombie once it
+  // exits (a host whose init reaps slowly kept one in the runner's group, and the runner then scanned /proc for it).
+  // What the command leaves running still ends with it: the namespace goes when its init does.
+  const args = ['--unshare-user', '--cap-drop', 'ALL', '--die-with-parent', '--unshare-pid', '--as-pid-1']
   if (!options.policy.networkAccess) args.push('--unshare-net')
   args.push('--ro-bind', '/', '/', '--dev', '/dev')
   for (const root of roots) args.push('--bind', root, root)

@@ -25,7 +25,7 @@ function workspaceWrite(
   return { type: 'workspaceWrite', writableRoots: [], networkAccess: false, excludeSlashTmp: false, excludeTmpdirEnvVar: false, ...fields }
 }
 
-const CONFINEMENT = ['--unshare-user', '--cap-drop', 'ALL', '--die-with-parent', '--unshare-pid']
+const CONFINEMENT = ['--unshare-user', '--cap-drop', 'ALL', '--die-with-parent', '--unshare-pid', '--as-pid-1']
 const READ_ONLY_ROOT = ['--ro-bind', '/', '/', '--dev', '/dev']
 
 describe('bwrapLayout', () => {

@@ -98,6 +98,17 @@ describe.skipIf(process.platform !== 'linux')('processes started in the sandbox'
     expect(processesNamed(name)).toEqual([])
   })
 
+  // A zombie of bubblewrap's left in the group (its init, reparented to a host init that reaps slowly) made the runner
+  // scan /proc after every sandboxed run; with the command as the namespace's init there is none.
+  it("leave nothing in the runner's process group once the run resolves, not even a zombie", async () => {
+    const cwd = mkdtempSync(join(base, 'empty-group-'))
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const result = await run(workspaceWrite, cwd, { command: 'true' })
+      expect(result.exitCode).toBe(0)
+      expect(() => process.kill(-result.pid!, 0)).toThrow()
+    }
+  })
+
   // Found through the App Server: a kill that came while bubblewrap was still setting up (before --die-with-parent
   // held) left bubblewrap and the command running, once bubblewrap took the command out of the runner's group.
   it('end when the run is aborted while bubblewrap is still starting', async () => {
