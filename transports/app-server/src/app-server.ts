@@ -24,6 +24,7 @@ import {
 import { INVALID_REQUEST, invalidRequest, RpcError } from './rpc-errors.js'
 import { ANSWERED, type RequestId, RpcPeer, type RpcResponse } from './rpc-peer.js'
 import { threadResponse } from './thread-object.js'
+import { threadSettings } from './thread-settings.js'
 import { uuidv7 } from './uuid-v7.js'
 import { turnsFromEvents, type WireTurn } from './wire-items.js'
 
@@ -279,6 +280,12 @@ export function createAppServer(options: AppServerOptions): AppServer {
           ...(sandbox ? { sandbox } : {}),
           ...(parsed.approvalPolicy ? { approval: parsed.approvalPolicy } : {}),
         })
+        if (sandbox || parsed.approvalPolicy) {
+          channel.notify('thread/settings/updated', {
+            threadId: thread.id,
+            threadSettings: threadSettings(await kernelPromise, thread.session),
+          })
+        }
         return new Promise((resolve, reject) => {
           thread
             .startTurn(

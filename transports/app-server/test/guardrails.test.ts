@@ -179,7 +179,16 @@ describe('turn/start sandboxPolicy and approvalPolicy', () => {
     const { thread } = await server.client.startThread({ sandbox: 'workspace-write' })
     await server.turn(thread.id, 'one', { sandboxPolicy: { type: 'readOnly' } })
     expect(server.toolOutput('call_1')).toContain('Read-only file system')
+    // As Codex 0.169.0 (App Server differential suite): the override is announced with the thread's settings.
+    const settings = server.client.notifications.filter((entry) => entry.method === 'thread/settings/updated')
+    expect(settings.map((entry) => entry.params)).toEqual([
+      {
+        threadId: thread.id,
+        threadSettings: expect.objectContaining({ sandboxPolicy: READ_ONLY, approvalPolicy: 'on-request', cwd: server.cwd }),
+      },
+    ])
     await server.turn(thread.id, 'two')
+    expect(server.client.notifications.filter((entry) => entry.method === 'thread/settings/updated')).toHaveLength(1)
     expect(server.toolOutput('call_2')).toContain('Read-only file system')
     expect([existsSync(join(server.cwd, 'first')), existsSync(join(server.cwd, 'second'))]).toEqual([false, false])
     const resumed = await server.client.request<ThreadAnswer>('thread/resume', { threadId: thread.id, excludeTurns: true })
