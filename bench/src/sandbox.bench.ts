@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { codexExecutable } from '@harness-kernel/driver-codex'
 import { bwrapSandbox, DEFAULT_GUARDRAILS_POLICY, ExecProcessRunner, type ProcessRunOptions } from '@harness-kernel/kernel'
@@ -38,7 +38,9 @@ export async function sandboxBench(options: { samples: number; warmup: number })
         }),
       ),
   }
-  const stats = await compare(variants, { warmup: options.warmup, samples: options.samples, ops: 1 })
+  const stats = await compare(variants, { warmup: options.warmup, samples: options.samples, ops: 1 }).finally(() => {
+    for (const dir of [workspace, codexHome]) rmSync(dir, { recursive: true, force: true })
+  })
   const ms = (name: keyof typeof variants) => stats[name]!.median / 1e6
   return {
     title: "(r) A trivial command: unsandboxed, in the kernel's sandbox, under `codex sandbox`",

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { run } from '../src/commands/run.js'
 import type { CliIo } from '../src/io.js'
 import { harness, project, readEvents, sessionsIn } from './support.js'
@@ -17,8 +17,19 @@ function toolResults(cwd: string): string[] {
   return readEvents(join(cwd, '.harness/sessions', `${id}.jsonl`)).flatMap((event) => (event.type === 'tool/result' ? [event.output] : []))
 }
 
-/** A directory no default writable root covers. */
-const outsideDir = () => mkdtempSync(join('/var/tmp', 'hk-cli-outside-'))
+const made: string[] = []
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+/** A directory under /var/tmp (no default writable root covers it), removed after the file. */
+function varTmpDir(prefix: string): string {
+  const dir = mkdtempSync(join('/var/tmp', prefix))
+  made.push(dir)
+  return dir
+}
+
+const outsideDir = () => varTmpDir('hk-cli-outside-')
 
 describe('harness run: the sandbox and approvals', () => {
   it('-s read-only: a command cannot write, and nothing is left', async () => {
@@ -62,7 +73,7 @@ describe('harness run: the sandbox and approvals', () => {
   })
 
   it("the user's Codex configuration carries over: sandbox_mode, -c over it, and a forbidden rule", async () => {
-    const codexHome = mkdtempSync(join('/var/tmp', 'hk-cli-codex-home-'))
+    const codexHome = varTmpDir('hk-cli-codex-home-')
     writeFileSync(join(codexHome, 'config.toml'), 'sandbox_mode = "read-only"\n')
     mkdirSync(join(codexHome, 'rules'))
     writeFileSync(join(codexHome, 'rules', 'default.rules'), 'prefix_rule(pattern=["git", "push"], decision="forbidden")\n')
@@ -102,7 +113,7 @@ describe('harness run: the sandbox and approvals', () => {
     const missingRoot = await run(['-c', 'sandbox_workspace_write.writable_roots=["/nonexistent/hk-root"]'])
     expect(missingRoot.code).toBe(2)
     expect(missingRoot.stderr).toContain('"/nonexistent/hk-root" does not exist')
-    const codexHome = mkdtempSync(join('/var/tmp', 'hk-cli-codex-home-'))
+    const codexHome = varTmpDir('hk-cli-codex-home-')
     writeFileSync(join(codexHome, 'config.toml'), 'approval_policy = "untrusted"\n')
     const badConfig = await run([], { CODEX_HOME: codexHome })
     expect(badConfig.code).toBe(2)
@@ -147,7 +158,7 @@ describe('harness run on a terminal', () => {
       .map((input) => `  - tool_calls:\n      - name: shell\n        input: ${JSON.stringify(input)}\n`)
       .join('')}  - text: done\n`
     const cwd = project({ 'script.yaml': script })
-    const terminal = terminalIo(cwd, mkdtempSync(join('/var/tmp', 'hk-cli-codex-home-')))
+    const terminal = terminalIo(cwd, varTmpDir('hk-cli-codex-home-'))
     terminal.answer('y', 'n', 'a')
     const code = await run('go', { model: 'scripted:script.yaml' }, terminal.io)
     expect(code).toBe(0)

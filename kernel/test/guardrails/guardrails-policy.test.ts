@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -63,5 +63,6 @@ describe('writable paths', () => {
     expect(isWritablePath(join(cwd, '.git/config'), roots)).toBe(false)
     expect(isWritablePath(join(cwd, 'src/.git/config'), roots)).toBe(true)
     expect(isWritablePath(cwd, roots)).toBe(false)
+    rmSync(base, { recursive: true, force: true })
   })
 })

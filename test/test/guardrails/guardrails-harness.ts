@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   type ApprovalDecision,
@@ -11,11 +11,22 @@ import {
 } from '@harness-kernel/kernel'
 import type { ScriptStep } from '@harness-kernel/scripted-model'
 import { tools } from '@harness-kernel/tools'
+import { afterAll } from 'vitest'
 import { harness, readEvents } from '../helpers.js'
 
-/** A directory outside every writable root of the default policy (not under the session's cwd, /tmp or $TMPDIR). */
+const outsideDirs: string[] = []
+afterAll(() => {
+  for (const dir of outsideDirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+/**
+ * A directory outside every writable root of the default policy (not under the session's cwd, /tmp or $TMPDIR),
+ * removed after the test file.
+ */
 export function outsideDir(): string {
-  return mkdtempSync(join('/var/tmp', 'hk-outside-'))
+  const dir = mkdtempSync(join('/var/tmp', 'hk-outside-'))
+  outsideDirs.push(dir)
+  return dir
 }
 
 /** An approver that answers from a list (then `deny`) and keeps every request it was asked. */
