@@ -156,7 +156,7 @@ export async function permission(
   if (judged?.kind === 'deny') return { kind: 'deny', reason: judged.reason }
   const guardAsks = judged?.kind === 'ask'
   if (pre.kind !== 'ask' && !guardAsks) return { kind: 'allow' }
-  const reason = pre.kind === 'ask' ? (pre.reason ?? (guardAsks ? judged.reason : undefined)) : guardAsks ? judged.reason : undefined
+  const reason = (pre.kind === 'ask' ? pre.reason : undefined) ?? (guardAsks ? judged.reason : undefined)
   const decided = await runtime.hooks.toolPermissionRequest.promise({ kind: 'undecided' }, { ...payload, reason })
   if (decided.kind !== 'undecided') return decided
   const answer = await runtime.approvals.request({

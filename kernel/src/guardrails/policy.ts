@@ -31,7 +31,7 @@ export function sandboxPolicyOfMode(
   if (mode === 'danger-full-access') return { type: 'dangerFullAccess' }
   return {
     type: 'workspaceWrite',
-    writableRoots: workspaceWrite.writableRoots ?? [],
+    writableRoots: [...(workspaceWrite.writableRoots ?? [])],
     networkAccess: workspaceWrite.networkAccess ?? false,
     excludeTmpdirEnvVar: workspaceWrite.excludeTmpdirEnvVar ?? false,
     excludeSlashTmp: workspaceWrite.excludeSlashTmp ?? false,

@@ -1,12 +1,10 @@
 import { isAbsolute, resolve } from 'node:path'
-import type { SandboxMode, SandboxPolicy } from '@harness-kernel/kernel'
+import { SANDBOX_MODES, type SandboxMode, type SandboxPolicy, sandboxPolicyOfMode } from '@harness-kernel/kernel'
 import { describeValue, type SettingOrigin, settingError } from './codex-guardrails-config-error.js'
 
 export type WorkspaceWritePolicy = Extract<SandboxPolicy, { type: 'workspaceWrite' }>
 /** Codex's `[sandbox_workspace_write]` in the App Server's names; what is left out takes Codex's default. */
 export type WorkspaceWriteSettings = Partial<Omit<WorkspaceWritePolicy, 'type'>>
-
-const SANDBOX_MODES: readonly SandboxMode[] = ['read-only', 'workspace-write', 'danger-full-access']
 
 /** Codex's `sandbox_mode` (config, `-s`, the App Server's `sandbox`); throws naming `where` on anything else. */
 export function parseSandboxMode(value: unknown, where: string): SandboxMode {
@@ -23,15 +21,7 @@ export function sandboxModeAt(value: unknown, origin: SettingOrigin): SandboxMod
 
 /** The policy a mode names; `[sandbox_workspace_write]` counts only for workspace-write, as in Codex. */
 export function sandboxPolicyOf(mode: SandboxMode, workspaceWrite: WorkspaceWriteSettings = {}): SandboxPolicy {
-  if (mode === 'read-only') return { type: 'readOnly', networkAccess: false }
-  if (mode === 'danger-full-access') return { type: 'dangerFullAccess' }
-  return {
-    type: 'workspaceWrite',
-    writableRoots: [...(workspaceWrite.writableRoots ?? [])],
-    networkAccess: workspaceWrite.networkAccess ?? false,
-    excludeTmpdirEnvVar: workspaceWrite.excludeTmpdirEnvVar ?? false,
-    excludeSlashTmp: workspaceWrite.excludeSlashTmp ?? false,
-  }
+  return sandboxPolicyOfMode(mode, workspaceWrite)
 }
 
 /**
