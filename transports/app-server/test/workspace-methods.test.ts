@@ -408,9 +408,14 @@ describe('command/exec', () => {
   })
 
   it('streams output as it arrives, feeds stdin with command/exec/write, and answers after the last delta', async () => {
-    const { client } = await start()
+    const { client, cwd } = await start()
+    // The command outlives its stdin until the test says so: a write after closeStdin must find it still running.
     const exec = client.request('command/exec', {
-      command: ['sh', '-c', 'echo ready; read line; echo "got:$line"; echo oops >&2; cat; echo end'],
+      command: [
+        'sh',
+        '-c',
+        'echo ready; read line; echo "got:$line"; echo oops >&2; cat; echo end; until [ -e released ]; do sleep 0.01; done',
+      ],
       processId: 'p1',
       streamStdin: true,
       streamStdoutStderr: true,
@@ -432,6 +437,7 @@ describe('command/exec', () => {
     await expect(client.request('command/exec/write', { processId: 'p1', deltaBase64: b64('more') })).rejects.toEqual(
       error(-32600, 'stdin is already closed'),
     )
+    writeFileSync(join(cwd, 'released'), '')
     // Streamed output is not repeated in the answer.
     expect(await exec).toEqual({ exitCode: 0, stdout: '', stderr: '' })
     expect(streamed(client, 'p1', 'stdout')).toBe('ready\ngot:hello\nrestend\n')
