@@ -132,6 +132,7 @@ export interface ExecClaudeCodeEventResult {
 const SUBJECT_FIELD: Readonly<Record<ProducedEvent, string | undefined>> = {
   PreToolUse: 'tool_name',
   PermissionRequest: 'tool_name',
+  PermissionDenied: 'tool_name',
   PostToolUse: 'tool_name',
   PostToolUseFailure: 'tool_name',
   SessionStart: 'source',

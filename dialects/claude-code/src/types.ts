@@ -1,3 +1,4 @@
+import type { ClaudePermissionSettings } from './permissions/types.js'
 /** Where a handler was configured. `flag` is an explicit `--settings`-style file or JSON. */
 export type ClaudeHookSource = 'managed' | 'flag' | 'local' | 'project' | 'user' | 'plugin'
 
@@ -126,6 +127,8 @@ export interface LoadedClaudeCodeHooks {
     /** undefined: no restriction. */
     httpHookAllowedEnvVars: string[] | undefined
   }
+  /** `permissions` (rules, `defaultMode`, `additionalDirectories`, …) merged across the settings files. */
+  permissions: ClaudePermissionSettings
   /** The project directory (`CLAUDE_PROJECT_DIR`). */
   projectDir: string
 }

@@ -262,9 +262,8 @@ describe('checklist: unknown entries and handler types (claude-code-hooks.md §9
     ])
   })
 
-  it('5. events the kernel never produces (PermissionDenied, Setup, …) load, are listed as unsupported and never run; Notification and StopFailure do run', async () => {
+  it('5. events the kernel never produces (Setup, …) load, are listed as unsupported and never run; Notification and StopFailure do run', async () => {
     const neverFired = [
-      'PermissionDenied',
       'Setup',
       'ConfigChange',
       'TeammateIdle',

@@ -118,8 +118,12 @@ const PRODUCED = [
  * One session that fires every event the kernel produces: a tool step with a success, a failure and an asked
  * (then denied) call, a subagent, a final text, a manual compaction (fired as a compaction plugin would) and the end.
  */
-async function everyEvent(options: ClaudeCodeHooksOptions = {}): Promise<{ h: ClaudeHarness; calls: RecordedCall[]; sessionId: string }> {
+async function everyEvent(
+  options: ClaudeCodeHooksOptions = {},
+  settings?: Record<string, unknown>,
+): Promise<{ h: ClaudeHarness; calls: RecordedCall[]; sessionId: string }> {
   const h = harness({
+    ...(settings === undefined ? {} : { settings }),
     script: [
       {
         tool_calls: [
@@ -300,7 +304,8 @@ describe('checklist: payloads (claude-code-hooks.md §9, 17–21)', () => {
   })
 
   it('18. `permission_mode` and `effort` appear only on the events §5 lists, and CLAUDE_EFFORT where `effort` does (as observed)', async () => {
-    const { calls } = await everyEvent({ effort: 'high', permissionMode: 'acceptEdits' })
+    // acceptEdits would ask before `exit 3`: a rule allows every Bash command, so each event still fires once.
+    const { calls } = await everyEvent({ effort: 'high', permissionMode: 'acceptEdits' }, { permissions: { allow: ['Bash'] } })
     const withMode = new Set([
       'UserPromptSubmit',
       'PreToolUse',

@@ -2,7 +2,16 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createKernel, type Kernel, type KernelOptions, type ModelRequest, type Plugin, type SessionEvent } from '@harness-kernel/kernel'
+import {
+  createKernel,
+  type GuardrailsPluginOptions,
+  guardrails,
+  type Kernel,
+  type KernelOptions,
+  type ModelRequest,
+  type Plugin,
+  type SessionEvent,
+} from '@harness-kernel/kernel'
 import { type ScriptStep, scriptedModel } from '@harness-kernel/scripted-model'
 import { tools } from '@harness-kernel/tools'
 import { afterEach } from 'vitest'
@@ -45,6 +54,8 @@ export interface HarnessSetup {
   options?: ClaudeCodeHooksOptions
   plugins?: Plugin[]
   kernel?: KernelOptions
+  /** The kernel's guardrails. Default: full access, never ask (the hooks are under test, not the sandbox). */
+  guardrails?: GuardrailsPluginOptions
 }
 
 /** A kernel with the scripted model, the tools and claudeCodeHooks over a temp project; disposed after each test. */
@@ -60,6 +71,8 @@ export function claudeHarnessPerTest(): (setup: HarnessSetup) => ClaudeHarness {
     const out = join(dir, 'out')
     const resp = join(dir, 'responses')
     for (const folder of [join(project, '.claude'), configDir, out, resp]) mkdirSync(folder, { recursive: true })
+    // The project is trusted, as after Claude Code's trust dialog: its settings.json may allow.
+    writeFileSync(join(configDir, '.claude.json'), JSON.stringify({ projects: { [project]: { hasTrustDialogAccepted: true } } }))
     if (setup.hooks || setup.settings) {
       const settings = { ...setup.settings, ...(setup.hooks ? { hooks: setup.hooks } : {}) }
       writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify(settings).replaceAll('@REC@', RECORDER))
@@ -73,6 +86,7 @@ export function claudeHarnessPerTest(): (setup: HarnessSetup) => ClaudeHarness {
       [
         model,
         tools(),
+        guardrails(setup.guardrails ?? { sandbox: 'danger-full-access', approvals: 'never' }),
         claudeCodeHooks({ configDir, managedSettingsPath: false, envFileDir: join(dir, 'env'), ...setup.options }),
         ...(setup.plugins ?? []),
       ],

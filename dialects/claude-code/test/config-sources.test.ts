@@ -123,7 +123,7 @@ describe('which files are read', () => {
     expect(loaded.sources.map((report) => report.source)).toEqual(['local', 'project', 'user'])
   })
 
-  it('ignores the other keys of a settings file', () => {
+  it('reads `permissions` beside the hooks (an untrusted project allows nothing) and ignores the other keys', () => {
     const s = sandbox()
     write(s.paths.project, {
       $schema: 'https://json.schemastore.org/claude-code-settings.json',
@@ -134,7 +134,10 @@ describe('which files are read', () => {
     })
     const loaded = s.load()
     expect(commands(loaded.handlers)).toEqual(['project stop'])
-    expect(loaded.warnings).toEqual([])
+    expect(loaded.permissions.rules).toEqual([])
+    expect(loaded.warnings).toEqual([
+      expect.stringMatching(/^Ignoring 1 permissions\.allow entry from \.claude\/settings\.json: this workspace has not been trusted\./),
+    ])
   })
 
   it('returns the project dir resolved to an absolute path', () => {

@@ -92,13 +92,24 @@ const WITH_PERMISSION_MODE = [
   'UserPromptExpansion',
   'PreToolUse',
   'PermissionRequest',
+  'PermissionDenied',
   'PostToolUse',
   'PostToolUseFailure',
   'PostToolBatch',
   'Stop',
   'SubagentStop',
 ]
-const WITH_EFFORT = ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'SubagentStop']
+// PermissionDenied: observed under auto and plan mode (Claude Code 2.1.332), `reason` last.
+const WITH_EFFORT = [
+  'PreToolUse',
+  'PermissionRequest',
+  'PermissionDenied',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'Stop',
+  'SubagentStop',
+]
 
 const COMMON_KEYS = new Set(['session_id', 'transcript_path', 'cwd', 'prompt_id', 'permission_mode', 'agent_id', 'agent_type', 'effort'])
 

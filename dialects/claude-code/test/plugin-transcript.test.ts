@@ -177,7 +177,7 @@ describe('transcript lines (unit)', () => {
     new ClaudeTranscriptWriter({
       path,
       envelope: { sessionId: 's-1', cwd: '/p', entrypoint: 'harness-kernel' },
-      permissionMode: 'default',
+      permissionMode: () => 'default',
       model: () => 'model-x',
       promptId: () => 'prompt-1',
       present: (name, input) => (name === 'shell' ? { toolName: 'Bash', toolInput: input } : { toolName: name, toolInput: input }),

@@ -25,6 +25,7 @@ describe('hookEnv', () => {
     expect([...EFFORT_ENV_EVENTS]).toEqual([
       'PreToolUse',
       'PermissionRequest',
+      'PermissionDenied',
       'PostToolUse',
       'PostToolUseFailure',
       'PostToolBatch',

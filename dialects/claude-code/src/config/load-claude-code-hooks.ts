@@ -1,4 +1,6 @@
 import { resolve } from 'node:path'
+import { resolvePermissionSettings } from '../permissions/permission-settings.js'
+import { workspaceTrust } from '../permissions/workspace-trust.js'
 import type { ClaudeHandler, DroppedHandler, LoadedClaudeCodeHooks } from '../types.js'
 import { defaultClaudeConfigDir } from './claude-config-dir.js'
 import { unsupportedReason } from './handler-support.js'
@@ -71,6 +73,8 @@ export function loadClaudeCodeHooks(options: LoadClaudeCodeHooksOptions): Loaded
     warnings,
   )
   const pluginDocuments = (options.plugins ?? []).map((dir) => readPluginHooks(resolve(projectDir, dir), configDir, warnings))
+  const trust = workspaceTrust({ projectDir, configDir: options.configDir ?? env.CLAUDE_CONFIG_DIR, env })
+  const permissions = resolvePermissionSettings(settingsDocuments, { projectDir, trust }, warnings)
   const policy = resolveHookPolicySettings(settingsDocuments, { widenManagedAllowLists: options.widenManagedAllowLists ?? false }, warnings)
 
   const documents: HooksDocument[] = [...settingsDocuments, ...pluginDocuments]
@@ -96,12 +100,13 @@ export function loadClaudeCodeHooks(options: LoadClaudeCodeHooksOptions): Loaded
       allowedHttpHookUrls: policy.allowedHttpHookUrls?.values,
       httpHookAllowedEnvVars: policy.httpHookAllowedEnvVars?.values,
     },
+    permissions,
     projectDir,
   }
 }
 
 /**
- * Settings files may hold any other keys (permissions, env, model…): only `hooks` is read here. A `hooks` that is not
+ * Settings files may hold any other keys (env, model…): only `hooks` is read here (`permissions` before). A `hooks` that is not
  * an object makes the file's hooks unusable, but its settings keys (read before) still count: a managed file with a
  * broken `hooks` still enforces its `allowManagedHooksOnly`.
  */

@@ -20,6 +20,7 @@ const WITH_PERMISSION_MODE: ReadonlySet<string> = new Set([
   'UserPromptExpansion',
   'PreToolUse',
   'PermissionRequest',
+  'PermissionDenied',
   'PostToolUse',
   'PostToolUseFailure',
   'PostToolBatch',
@@ -31,6 +32,7 @@ const WITH_PERMISSION_MODE: ReadonlySet<string> = new Set([
 export const EFFORT_EVENTS: ReadonlySet<string> = new Set([
   'PreToolUse',
   'PermissionRequest',
+  'PermissionDenied',
   'PostToolUse',
   'PostToolUseFailure',
   'PostToolBatch',

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import {
   checkShellEnvironmentPolicy,
   definePlugin,
@@ -15,6 +16,7 @@ import {
   sessionEndBudgetMs,
   stopHookBlockCap,
 } from '../handler-defaults.js'
+import { checkPermissionMode } from '../permissions/index.js'
 import { PLUGIN_NAME } from '../render/hook-text.js'
 import type { ClaudeRenderer } from '../render/renderer.js'
 import { asMcpToolCaller, MCP_CLIENTS_SERVICE, type McpToolCaller } from '../run/index.js'
@@ -23,8 +25,10 @@ import { runCompactSessionStart, runSessionStart, tapLifecycleEvents } from './l
 import { managedPolicyRefusal, tapManagedPolicyRefusal } from './managed-policy-refusal.js'
 import { tapObserverEvents } from './observer-taps.js'
 import type { ClaudeCodeHooksOptions } from './options.js'
+import { tapPermissionsAfterHooks, tapPermissionsBeforeHooks } from './permission-taps.js'
 import { tapPromptEvents } from './prompt-taps.js'
 import { chooseRenderer, tapRendering } from './render-tap.js'
+import { SessionPermissions } from './session-permissions.js'
 import { ClaudeSessionState } from './session-state.js'
 import { tapStopEvents } from './stop-taps.js'
 import { stateOf, type TapContext } from './tap-context.js'
@@ -39,6 +43,8 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
   const { hookEnvironment } = options
   if (hookEnvironment !== undefined) checkShellEnvironmentPolicy(hookEnvironment, 'claudeCodeHooks: hookEnvironment')
   const claudeTranscript = options.transcript === 'claude-code'
+  const flagMode =
+    options.permissionMode === undefined ? undefined : checkPermissionMode(options.permissionMode, 'claudeCodeHooks: permissionMode')
   return definePlugin({
     name: PLUGIN_NAME,
     setup(kernel) {
@@ -51,7 +57,6 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
             : (session) => environmentPolicyRunner(session.processRunner, hookEnvironment, 'claudeCodeHooks: hookEnvironment'),
         model,
         mcpClients: () => mcpClientsOf(kernel),
-        permissionMode: options.permissionMode ?? 'bypassPermissions',
         effort: options.effort,
         defaultTimeoutSec: options.defaultTimeoutSec ?? DEFAULT_TIMEOUT_SEC,
         entrypoint: options.entrypoint ?? 'harness-kernel',
@@ -61,6 +66,7 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
         stopHookBlockCap: stopHookBlockCap(options.stopHookBlockCap, env),
         sessionEndTimeoutMs: sessionEndBudgetMs(options.sessionEndTimeoutMs, env),
         hookAsk: () => options.hookAsk ?? (kernel.resolve('approvals') === denyWithoutApprover ? 'deny' : 'approvals'),
+        noApprover: () => kernel.resolve('approvals') === denyWithoutApprover,
         states: new WeakMap(),
         hookOutputDir: options.hookOutputDir ?? DEFAULT_HOOK_OUTPUT_DIR,
         modelName: () => options.model ?? modelId(kernel),
@@ -87,7 +93,16 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
           ...(options.widenManagedAllowLists === undefined ? {} : { widenManagedAllowLists: options.widenManagedAllowLists }),
         })
         for (const warning of loaded.warnings) session.notice('warning', warning, PLUGIN_NAME)
-        const state = new ClaudeSessionState(loaded, (text) => session.notice('warning', text, PLUGIN_NAME))
+        const warn = (text: string) => session.notice('warning', text, PLUGIN_NAME)
+        const permissions = new SessionPermissions({
+          settings: loaded.permissions,
+          flagMode,
+          addDirs: (options.additionalDirectories ?? []).map((dir) => resolve(session.cwd, dir)),
+          cwd: session.cwd,
+          projectDir: loaded.projectDir,
+          warn,
+        })
+        const state = new ClaudeSessionState(loaded, permissions, warn)
         ctx.states.set(session, state)
         if ((options.managedPolicyFailure ?? 'refuse') === 'refuse') {
           state.refusal = managedPolicyRefusal(loaded)
@@ -104,7 +119,9 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
       if (claudeTranscript) tapTranscript(kernel, ctx)
       tapManagedPolicyRefusal(kernel, ctx)
       tapPromptEvents(kernel, ctx)
+      tapPermissionsBeforeHooks(kernel, ctx)
       tapToolEvents(kernel, ctx)
+      tapPermissionsAfterHooks(kernel, ctx)
       tapStopEvents(kernel, ctx)
       tapLifecycleEvents(kernel, ctx)
       tapObserverEvents(kernel, ctx)

@@ -40,8 +40,16 @@ export interface ClaudeCodeHooksOptions {
    * content, valid everywhere. `system`: system-role messages. Or a custom renderer.
    */
   rendering?: 'auto' | 'classic' | 'system' | ClaudeRenderer
-  /** `permission_mode` in payloads. Default `bypassPermissions` (the kernel asks for no approval unless a policy does). */
+  /**
+   * The permission mode, as Claude Code's `--permission-mode` (it wins over `permissions.defaultMode`): `default`,
+   * `acceptEdits`, `plan`, `auto` (asks as `default`: the kernel has no classifier), `dontAsk`, `bypassPermissions`.
+   * Default: the settings' `defaultMode`; when neither names one, only the permission rules apply and the kernel's
+   * guardrails policy decides the rest (`permission_mode` in payloads is then `bypassPermissions` under approval policy
+   * `never`, else `default`). See docs/guardrails.md for how both programs' guardrails combine.
+   */
   permissionMode?: PermissionMode
+  /** Working directories besides the cwd and `permissions.additionalDirectories`, as Claude Code's `--add-dir`. */
+  additionalDirectories?: readonly string[]
   /**
    * The model's name: `model` in SessionStart (`compact`) payloads, and the price table the resume fields use
    * (`estimated_cache_write_usd`). Default: the kernel model provider's `id` (a driver that brings its own model: the

@@ -2,7 +2,7 @@ import { type ModelProvider, type ProcessRunner, rootSession, type Session } fro
 import { handlerTimeoutSec, sessionEnvFile } from '../handler-defaults.js'
 import { type HookOutput, readHookOutput } from '../io/hook-output.js'
 import type { MergeRun } from '../io/merge.js'
-import { type CommonFields, claudePayload, type PermissionMode, payloadLine } from '../io/payload.js'
+import { type CommonFields, claudePayload, payloadLine } from '../io/payload.js'
 import { hookName, systemMessageNotice } from '../io/texts.js'
 import { PLUGIN_NAME } from '../render/hook-text.js'
 import { dedupHandlers, type HandlerRunResult, type HandlerRunSpec, hookEnv, type McpToolCaller, runHandlers } from '../run/index.js'
@@ -19,7 +19,6 @@ export interface DialectContext {
   model: () => ModelProvider | undefined
   /** The `mcpClients` service mcp_tool handlers call, if a plugin provides one. */
   mcpClients: () => McpToolCaller | undefined
-  permissionMode: PermissionMode
   effort: string | undefined
   defaultTimeoutSec: number
   entrypoint: string
@@ -64,7 +63,7 @@ export async function runClaudeEvent(ctx: DialectContext, occurrence: EventOccur
     transcriptPath: state.transcript?.path ?? root.transcriptPath,
     cwd: session.cwd,
     promptId: state.promptId,
-    permissionMode: ctx.permissionMode,
+    permissionMode: state.permissions.payloadMode(session),
     agent: occurrence.agent ?? session.parent?.agent,
     effort: ctx.effort,
   }

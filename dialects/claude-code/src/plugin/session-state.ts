@@ -3,10 +3,13 @@ import type { Message } from '@harness-kernel/kernel'
 import type { ClaudeTranscriptWriter } from '../transcript/transcript-writer.js'
 import type { LoadedClaudeCodeHooks } from '../types.js'
 import { HandlerSelector } from './handler-selector.js'
+import type { SessionPermissions } from './session-permissions.js'
 
 /** What the dialect keeps per kernel session. */
 export class ClaudeSessionState {
   readonly loaded: LoadedClaudeCodeHooks
+  /** The session's Claude Code permissions: rules, mode, working directories. */
+  readonly permissions: SessionPermissions
   /** Set when the managed policy is unusable and `managedPolicyFailure` is `refuse`: every turn halts with it. */
   refusal: string | undefined = undefined
   readonly selector: HandlerSelector
@@ -15,6 +18,10 @@ export class ClaudeSessionState {
   #promptTurn: string | undefined
   /** Calls a PreToolUse hook answered `ask`: their PermissionRequest hooks are skipped. */
   readonly hookAsks = new Set<string>()
+  /** Calls a PreToolUse hook answered `allow`: the mode does not prompt for them (rules still hold). */
+  readonly hookAllows = new Set<string>()
+  /** Calls the permissions refused before any hook ran: no hook runs for them. */
+  readonly refusedBeforeHooks = new Set<string>()
   /** When each call's PreToolUse began, for `duration_ms`. */
   readonly callStarted = new Map<string, number>()
   /** Assistant messages whose PostToolBatch has run. */
@@ -41,8 +48,9 @@ export class ClaudeSessionState {
   /** The Claude Code transcript (`transcript: 'claude-code'`); payloads name its file instead of the kernel's log. */
   transcript: ClaudeTranscriptWriter | undefined
 
-  constructor(loaded: LoadedClaudeCodeHooks, warn: (text: string) => void) {
+  constructor(loaded: LoadedClaudeCodeHooks, permissions: SessionPermissions, warn: (text: string) => void) {
     this.loaded = loaded
+    this.permissions = permissions
     this.selector = new HandlerSelector(loaded, warn)
   }
 

@@ -13,6 +13,8 @@ export interface TapContext extends DialectContext {
   stopHookBlockCap: number
   sessionEndTimeoutMs: number
   hookAsk: () => 'deny' | 'approvals'
+  /** No approver is configured: an ask nobody answers is a denial. */
+  noApprover: () => boolean
   states: WeakMap<Session, ClaudeSessionState>
   /** Where long hook output is saved, one folder per session. */
   hookOutputDir: string

@@ -15,6 +15,7 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
 
   kernel.hooks.toolPreExecute.tapPromise(PLUGIN_NAME, async (decision, { session, turn, call, signal }): Promise<PreToolDecision> => {
     const state = stateOf(ctx, session)
+    if (state?.refusedBeforeHooks.has(call.id)) return decision
     state?.callStarted.set(call.id, Date.now())
     const view = claudeView(ctx, session, call)
     const runs = await runFor(ctx, session, {
@@ -54,6 +55,7 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
       return { kind: 'ask', ...(merged.reason === undefined ? {} : { reason: merged.reason }), context }
     }
     if (decision.kind !== 'allow') return { ...decision, context }
+    if (merged.verdict === 'allow') state?.hookAllows.add(call.id)
     const input = merged.verdict === 'allow' && merged.updatedInput ? inputFromClaude(view.toolName, merged.updatedInput) : decision.input
     return {
       kind: 'allow',
@@ -70,17 +72,19 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
       return ctx.hookAsk() === 'deny' ? { kind: 'deny', reason: reason ?? 'A PreToolUse hook asked for approval' } : decision
     }
     const view = claudeView(ctx, session, call)
+    const asked = state?.permissions.asks.get(call.id)
+    state?.permissions.asks.delete(call.id)
     const merged = mergePermissionRequest(
       await runFor(ctx, session, {
         event: 'PermissionRequest',
         turnId: turn.id,
         subject: view.toolName,
         tool: { name: view.toolName, input: view.toolInput },
-        // Claude Code's permission engine suggests rules here; the kernel has none to suggest.
+        // What Claude Code's permissions suggest for their own asks (nothing for an ask rule's); none for other asks.
         fields: {
           tool_name: view.toolName,
           tool_input: view.toolInput,
-          permission_suggestions: [],
+          permission_suggestions: asked === undefined ? [] : asked.suggestions,
           mcp_server: mcpServerOf(call.name),
         },
         signal,
@@ -93,6 +97,8 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
     if (merged.behavior === 'allow') {
       return merged.updatedInput ? { kind: 'allow', input: inputFromClaude(view.toolName, merged.updatedInput) } : { kind: 'allow' }
     }
+    // Nobody to ask (as `claude -p`): the model is told what the prompt would have said.
+    if (asked !== undefined && ctx.noApprover()) return { kind: 'deny', reason: asked.message }
     // Detached, like a notification: the approver is asked at once; the session's end waits for the run.
     state?.track(
       runFor(ctx, session, {

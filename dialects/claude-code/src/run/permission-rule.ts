@@ -23,7 +23,7 @@ export interface ParsedPermissionRule {
 }
 
 /** The tools each file rule covers: `Edit` rules apply to every built-in tool that edits files. */
-const FILE_RULE_TOOLS: Readonly<Record<string, readonly string[]>> = {
+export const FILE_RULE_TOOLS: Readonly<Record<string, readonly string[]>> = {
   Edit: ['Edit', 'Write', 'MultiEdit', 'NotebookEdit'],
   Write: ['Write'],
   MultiEdit: ['MultiEdit'],
@@ -69,7 +69,7 @@ export function matchesPermissionRule(
   return failOpen(`the \`if\` rule "${rule}" has content the dialect cannot evaluate for ${toolName}`)
 }
 
-function ruleCoversTool(ruleTool: string, toolName: string): boolean {
+export function ruleCoversTool(ruleTool: string, toolName: string): boolean {
   if (ruleTool.startsWith('mcp__')) {
     const segments = ruleTool.split('__')
     // `mcp__server` covers every tool of the server, as does `mcp__server__*`.
@@ -90,7 +90,7 @@ function matchesBashRule(rule: string, content: string, toolInput: unknown): Per
   return { matches: parts.commands.some((simple) => pattern.regex.test(simple)) }
 }
 
-function bashPattern(content: string): { regex: RegExp; namesCommandOnly: boolean } {
+export function bashPattern(content: string): { regex: RegExp; namesCommandOnly: boolean } {
   const prefix = content.endsWith(':*') ? content.slice(0, -2) : content.endsWith(' *') ? content.slice(0, -2) : undefined
   const source =
     prefix === undefined

@@ -30,7 +30,7 @@ export function openTranscript(
     const writer = new ClaudeTranscriptWriter({
       path,
       envelope: { sessionId: session.id, cwd: session.cwd, entrypoint: ctx.entrypoint },
-      permissionMode: ctx.permissionMode,
+      permissionMode: () => state.permissions.payloadMode(session),
       model: () => ctx.model()?.id ?? 'unknown',
       promptId: () => state.promptId,
       present: (name, input) => presentTool(name, input, ctx.tools.get(name)?.aliases, session.cwd),

@@ -20,7 +20,8 @@ export interface TranscriptWriterOptions {
   /** `<transcriptDir>/<sessionId>.jsonl`; its folder is created. */
   path: string
   envelope: LineEnvelope
-  permissionMode: PermissionMode
+  /** The mode in force when a prompt is written. */
+  permissionMode: () => PermissionMode
   /** The model's name for assistant lines. */
   model: () => string
   /** The running turn's `prompt_id`. */
@@ -83,7 +84,7 @@ export class ClaudeTranscriptWriter {
         const texts = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : []))
         if (texts.length === 0) return
         const { promptId, permissionMode } = this.#options
-        this.#append((place) => promptLine(place, envelope, { texts, promptId: promptId(), permissionMode }), timestamp)
+        this.#append((place) => promptLine(place, envelope, { texts, promptId: promptId(), permissionMode: permissionMode() }), timestamp)
         return
       }
       case 'assistant':

@@ -1,0 +1,12 @@
+export {
+  checkBeforeHooks,
+  decidePermission,
+  EDIT_TOOLS,
+  type PermissionContext,
+  type PermissionDecision,
+  removedTools,
+} from './permission-engine.js'
+export { checkPermissionMode, PERMISSION_MODES, parsePermissionMode } from './permission-mode.js'
+export { resolvePermissionSettings } from './permission-settings.js'
+export { PERMISSION_TEXTS } from './permission-texts.js'
+export type { ClaudePermissionSettings, PermissionBehavior, PermissionRule } from './types.js'

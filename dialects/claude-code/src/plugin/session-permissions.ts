@@ -1,0 +1,68 @@
+import type { Session } from '@harness-kernel/kernel'
+import type { PermissionMode } from '../io/payload.js'
+import {
+  type ClaudePermissionSettings,
+  checkBeforeHooks,
+  decidePermission,
+  type PermissionContext,
+  type PermissionDecision,
+  removedTools,
+} from '../permissions/index.js'
+import type { PermissionCall } from '../permissions/rule-match.js'
+
+export interface SessionPermissionsOptions {
+  settings: ClaudePermissionSettings
+  /** `--permission-mode`: wins over `permissions.defaultMode`. */
+  flagMode: PermissionMode | undefined
+  /** `--add-dir`: working directories besides the cwd and `additionalDirectories`. */
+  addDirs: readonly string[]
+  cwd: string
+  projectDir: string
+  warn: (text: string) => void
+}
+
+/** A session's Claude Code permissions: the settings, the mode in force, the working directories, and pending asks. */
+export class SessionPermissions {
+  readonly settings: ClaudePermissionSettings
+  /** The mode a flag or `defaultMode` names; undefined when none does (the kernel's guardrails policy governs). */
+  readonly mode: PermissionMode | undefined
+  readonly context: PermissionContext
+  /** Tools a tool-wide deny takes away from the model. */
+  readonly removed: ReadonlySet<string>
+  /** Calls the permissions asked about, by call id: their reason and `permission_suggestions`. */
+  readonly asks = new Map<string, Extract<PermissionDecision, { behavior: 'ask' }>>()
+
+  constructor(options: SessionPermissionsOptions) {
+    this.settings = options.settings
+    this.mode = modeInForce(options)
+    this.context = {
+      mode: this.mode,
+      cwd: options.cwd,
+      workingDirectories: [...new Set([options.cwd, ...options.settings.additionalDirectories, ...options.addDirs])],
+    }
+    this.removed = removedTools(options.settings)
+  }
+
+  /** `permission_mode` in payloads: the mode named, else what the kernel's approval policy amounts to. */
+  payloadMode(session: Session): PermissionMode {
+    if (this.mode !== undefined) return this.mode
+    return session.guardrails.policy.approval === 'never' ? 'bypassPermissions' : 'default'
+  }
+
+  beforeHooks(call: PermissionCall): string | undefined {
+    return checkBeforeHooks(this.settings, call, this.context)
+  }
+
+  decide(call: PermissionCall): PermissionDecision {
+    return decidePermission(this.settings, call, this.context)
+  }
+}
+
+function modeInForce(options: SessionPermissionsOptions): PermissionMode | undefined {
+  const named = options.flagMode ?? options.settings.defaultMode?.mode
+  if (named === 'bypassPermissions' && options.settings.disableBypassPermissionsMode) {
+    options.warn('bypassPermissions is disabled by permissions.disableBypassPermissionsMode; the session runs in default mode')
+    return 'default'
+  }
+  return named
+}
