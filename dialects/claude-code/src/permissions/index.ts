@@ -9,4 +9,5 @@ export {
 export { checkPermissionMode, PERMISSION_MODES, parsePermissionMode } from './permission-mode.js'
 export { resolvePermissionSettings } from './permission-settings.js'
 export { PERMISSION_TEXTS } from './permission-texts.js'
+export { type SdkPermissionSettings, sdkPermissionSettings } from './sdk-permission-settings.js'
 export type { ClaudePermissionSettings, PermissionBehavior, PermissionRule } from './types.js'

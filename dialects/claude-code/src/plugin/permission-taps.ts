@@ -18,7 +18,8 @@ export function tapPermissionsBeforeHooks(kernel: KernelApi, ctx: TapContext): v
 
   kernel.hooks.toolPreExecute.tap(PLUGIN_NAME, (decision, { session, call }): PreToolDecision => {
     const state = stateOf(ctx, session)
-    if (state === undefined || decision.kind === 'deny') return decision
+    // A tool the kernel does not have is the driven program's own (Claude Code's built-ins): its engine decides.
+    if (state === undefined || decision.kind === 'deny' || ctx.tools.get(call.name) === undefined) return decision
     const view = claudeView(ctx, session, call)
     const refused = state.permissions.beforeHooks({ toolName: view.toolName, input: view.toolInput })
     if (refused === undefined) return decision
@@ -31,6 +32,7 @@ export function tapPermissionsAfterHooks(kernel: KernelApi, ctx: TapContext): vo
   kernel.hooks.toolPreExecute.tapPromise(PLUGIN_NAME, async (decision, { session, turn, call, signal }): Promise<PreToolDecision> => {
     const state = stateOf(ctx, session)
     if (state === undefined || state.refusedBeforeHooks.delete(call.id) || decision.kind === 'deny') return decision
+    if (ctx.tools.get(call.name) === undefined) return decision
     const view = claudeView(ctx, session, call)
     // A hook's allow (or ask) skips the mode's prompt, not the rules: a deny or ask rule still holds.
     const hookDecided = state.hookAllows.delete(call.id) || state.hookAsks.has(call.id)
