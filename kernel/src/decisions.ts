@@ -28,12 +28,19 @@ export type PreToolDecision =
   | { kind: 'deny'; reason: string; context?: Message[]; halt?: Halt }
 
 export const permissionDecisionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('undecided') }),
+  z.object({ kind: z.literal('undecided'), refusal: z.string().optional() }),
   z.object({ kind: z.literal('allow'), input: z.unknown().optional() }),
   z.object({ kind: z.literal('deny'), reason: z.string() }),
 ])
 /** `allow` with `input`: the call runs with that input instead (a permission hook's rewrite). */
-export type PermissionDecision = { kind: 'undecided' } | { kind: 'allow'; input?: unknown } | { kind: 'deny'; reason: string }
+/**
+ * `undecided` goes on to the approver; `refusal` is what the model is told if the approver refuses (a dialect's own text
+ * for a refused prompt), in place of the approver's reason.
+ */
+export type PermissionDecision =
+  | { kind: 'undecided'; refusal?: string }
+  | { kind: 'allow'; input?: unknown }
+  | { kind: 'deny'; reason: string }
 
 export const postToolDecisionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('accept'), output: z.string().optional(), context, halt: haltSchema.optional() }),

@@ -170,9 +170,10 @@ export async function permission(
     ...(guardAsks ? { cause: judged.cause } : {}),
   })
   if (answer.kind === 'deny') {
+    const reason = decided.refusal ?? answer.reason
     return answer.interrupt
-      ? { kind: 'deny', reason: answer.reason, halt: { reason: 'The turn was cancelled at an approval request.' } }
-      : answer
+      ? { kind: 'deny', reason, halt: { reason: 'The turn was cancelled at an approval request.' } }
+      : { kind: 'deny', reason }
   }
   if (guarded !== undefined && (answer.remember === 'session' || answer.rule !== undefined)) {
     runtime.guardrails.remember(guarded.action, answer.rule === undefined ? {} : { rule: answer.rule })

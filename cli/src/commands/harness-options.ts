@@ -1,6 +1,8 @@
 import { resolve } from 'node:path'
-import type { Kernel, Plugin } from '@harness-kernel/kernel'
+import { type ClaudeCodeHooksOptions, checkPermissionMode, type PermissionMode } from '@harness-kernel/claude-code'
+import { errorMessage, type Kernel, type Plugin } from '@harness-kernel/kernel'
 import type { Command } from 'commander'
+import { CliError } from '../cli-error.js'
 import { BYPASS_HOOK_TRUST_WARNING } from '../codex/codex-setup.js'
 import { createHarness } from '../create-harness.js'
 import { parseDriverName } from '../driver-spec.js'
@@ -23,6 +25,10 @@ export interface HarnessOptions extends GuardrailFlags {
   claudeConfigDir?: string
   /** `--no-claude-code-hooks` sets it to false. */
   claudeCodeHooks?: boolean
+  /** `--permission-mode MODE`: Claude Code's permission mode. */
+  permissionMode?: string
+  /** `--add-dir DIR`: working directories for Claude Code's permissions besides the cwd (repeatable). */
+  addDir?: string[]
 }
 
 export function withHarnessOptions(command: Command): Command {
@@ -42,7 +48,17 @@ export function withHarnessOptions(command: Command): Command {
     .option('--dangerously-bypass-hook-trust', 'run Codex hooks without trust checks (hooks with enabled = false still do not run)')
     .option('--no-codex-hooks', "do not run the user's Codex hooks")
     .option('--claude-config-dir <dir>', "where the user's Claude Code settings are (default: $CLAUDE_CONFIG_DIR, else ~/.claude)")
-    .option('--no-claude-code-hooks', "do not run the user's Claude Code hooks")
+    .option('--no-claude-code-hooks', "do not run the user's Claude Code hooks (nor apply its permission rules)")
+    .option(
+      '--permission-mode <mode>',
+      "Claude Code's permission mode: default, acceptEdits, plan, auto, dontAsk or bypassPermissions (default: the settings' permissions.defaultMode, else none: only the rules apply beside --ask-for-approval)",
+    )
+    .option(
+      '--add-dir <dir>',
+      "a working directory for Claude Code's permissions besides the cwd, as claude --add-dir (repeatable)",
+      collect,
+      [],
+    )
     .option(
       '-s, --sandbox <mode>',
       "where the tools' commands and file writes run: read-only, workspace-write or danger-full-access (default: Codex's config, else workspace-write with the network off)",
@@ -63,6 +79,29 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value]
 }
 
+/** The `claudeCodeHooks()` options the Claude Code flags give, or false with `--no-claude-code-hooks`. */
+function claudeCodeFlags(options: HarnessOptions, cwd: string): ClaudeCodeHooksOptions | false {
+  const addDirs = options.addDir ?? []
+  if (options.claudeCodeHooks === false) {
+    const flag = options.permissionMode !== undefined ? '--permission-mode' : addDirs.length > 0 ? '--add-dir' : undefined
+    if (flag !== undefined) throw new CliError(`${flag} cannot be used with --no-claude-code-hooks (the Claude Code dialect applies it)`)
+    return false
+  }
+  let permissionMode: PermissionMode | undefined
+  if (options.permissionMode !== undefined) {
+    try {
+      permissionMode = checkPermissionMode(options.permissionMode, '--permission-mode')
+    } catch (error) {
+      throw new CliError(errorMessage(error), { cause: error })
+    }
+  }
+  return {
+    ...(options.claudeConfigDir === undefined ? {} : { configDir: options.claudeConfigDir }),
+    ...(permissionMode === undefined ? {} : { permissionMode }),
+    ...(addDirs.length === 0 ? {} : { additionalDirectories: addDirs.map((dir) => resolve(cwd, dir)) }),
+  }
+}
+
 /** Checks `--driver` before anything else runs (a prompt is read, a kernel composed): an unknown name exits 2. */
 export function checkDriverFlag(options: HarnessOptions): void {
   if (options.driver !== undefined) parseDriverName(options.driver)
@@ -76,6 +115,7 @@ export async function harnessFromOptions(
   plugins: Plugin[],
 ): Promise<{ kernel: Kernel; guardrails: GuardrailsSetup }> {
   const codexFlags = options.codexConfig ?? []
+  const claudeCode = claudeCodeFlags(options, cwd)
   const guardrails = guardrailsSetup({
     flags: options,
     cwd,
@@ -99,8 +139,7 @@ export async function harnessFromOptions(
             ...(options.dangerouslyBypassHookTrust ? { trust: 'all' as const } : {}),
             ...(codexFlags.length === 0 ? {} : { sessionFlags: codexFlags }),
           },
-    claudeCode:
-      options.claudeCodeHooks === false ? false : options.claudeConfigDir === undefined ? {} : { configDir: options.claudeConfigDir },
+    claudeCode,
     ...(guardrails.plugin === undefined ? {} : { guardrails: guardrails.plugin }),
     plugins,
   })

@@ -145,6 +145,16 @@ describe('modes', () => {
     expect(existsSync(join(h.project, 'made.txt'))).toBe(true)
   })
 
+  it('a refused prompt: the model is told what Claude Code tells it, whatever the approver said', async () => {
+    const { plugin } = approver('deny')
+    const h = harness({ script: [bash('touch made.txt'), { text: 'done' }], options: { permissionMode: 'default' }, plugins: [plugin] })
+    const result = await runOnce(h)
+    expect(toolResults(result.messages)).toEqual([{ output: PERMISSION_TEXTS.userRejected, isError: true }])
+    expect(PERMISSION_TEXTS.userRejected).toBe(
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
+    )
+  })
+
   it('acceptEdits: edits in the project run without asking; additionalDirectories widen where', async () => {
     const extra = mkdtempSync(join(tmpdir(), 'hk-claude-perm-extra-'))
     onTestFinished(() => rmSync(extra, { recursive: true, force: true }))

@@ -37,6 +37,9 @@ export const PERMISSION_TEXTS = {
   notGranted: (tool: string) => `Claude requested permissions to use ${tool}, but you haven't granted it yet.`,
   notGrantedWrite: (path: string) => `Claude requested permissions to write to ${path}, but you haven't granted it yet.`,
   notGrantedRead: (path: string) => `Claude requested permissions to read from ${path}, but you haven't granted it yet.`,
+  /** The user refused the prompt. */
+  userRejected:
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
   /** `dontAsk`: what would ask is refused at once. */
   dontAsk: (tool: string) =>
     `Permission to use ${tool} has been denied because Claude Code is running in don't ask mode. ${DONT_ASK_SUFFIX}`,

@@ -3,6 +3,7 @@ import { mcpServerField } from '../io/mcp-server.js'
 import { mergePermissionRequest, mergePostToolUse, mergePreToolUse } from '../io/merge.js'
 import { additionalContextText, blockingErrorText, hookName, toolErrorText } from '../io/texts.js'
 import { inputFromClaude, toolFailureError, toolResponse, wasInterrupted } from '../io/tool-presentation.js'
+import { PERMISSION_TEXTS } from '../permissions/index.js'
 import { hookTextMessage, PLUGIN_NAME } from '../render/hook-text.js'
 import { claudeView, persistOutput, runFor, stateOf, type TapContext } from './tap-context.js'
 
@@ -109,7 +110,8 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
         detached: true,
       }),
     )
-    return decision
+    // The prompt is Claude Code's: a refusal tells the model what Claude Code tells it.
+    return asked === undefined ? decision : { kind: 'undecided', refusal: PERMISSION_TEXTS.userRejected }
   })
 
   kernel.hooks.toolPostExecute.tapPromise(PLUGIN_NAME, async (decision, { session, turn, call, result, signal }) => {
