@@ -4,7 +4,7 @@ import { type CodexHooksOptions, codexHooks } from '@harness-kernel/codex'
 import { compaction, createKernel, errorMessage, type Kernel, type Plugin, useDriver } from '@harness-kernel/kernel'
 import { subagents } from '@harness-kernel/subagents'
 import { tools } from '@harness-kernel/tools'
-import { defaultClaudeCodeHooksOptions } from './claude-code/claude-code-setup.js'
+import { defaultClaudeCodeHooksOptions, drivenClaudeCodePermissions } from './claude-code/claude-code-setup.js'
 import { CliError } from './cli-error.js'
 import { defaultCodexHooksOptions } from './codex/codex-setup.js'
 import type { HarnessConfig } from './config/define-config.js'
@@ -130,11 +130,19 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
     model = options.model ?? project.model ?? (env.HARNESS_MODEL?.trim() || undefined) ?? settings?.config.model
     modelPlugin = requireModel && model !== undefined ? createModelPlugin(model, { cwd, env }) : undefined
   }
+  const claudeCodeOptions = options.claudeCode === false ? undefined : defaultClaudeCodeHooksOptions(cwd, env, options.claudeCode ?? {})
+  const claudeCodePermissions =
+    driverChoice === 'claude-code' && claudeCodeOptions !== undefined ? drivenClaudeCodePermissions(claudeCodeOptions) : undefined
   const driverObject =
     driverChoice === undefined
       ? undefined
       : typeof driverChoice === 'string'
-        ? await drivers[driverChoice].create({ cwd, env, ...(model === undefined ? {} : { model }) })
+        ? await drivers[driverChoice].create({
+            cwd,
+            env,
+            ...(model === undefined ? {} : { model }),
+            ...(claudeCodePermissions === undefined ? {} : { claudeCodePermissions }),
+          })
         : driverChoice
   const driverPlugin = driverObject === undefined ? undefined : useDriver(driverObject)
   const driverId = driverObject?.id ?? DEFAULT_DRIVER
@@ -145,7 +153,6 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
   const codexDefaults = drivenModel === undefined ? {} : { model: drivenModel }
   const codexOptions = options.codex === false ? undefined : defaultCodexHooksOptions(cwd, env, { ...codexDefaults, ...options.codex })
   const codexPlugin = codexOptions === undefined ? undefined : codexHooks(codexOptions)
-  const claudeCodeOptions = options.claudeCode === false ? undefined : defaultClaudeCodeHooksOptions(cwd, env, options.claudeCode ?? {})
   const claudeCodePlugin = claudeCodeOptions === undefined ? undefined : claudeCodeHooks(claudeCodeOptions)
   const mcpPlugin = defaultMcpPlugin(cwd, env, { codex: codexOptions, claudeCode: claudeCodeOptions })
   // A driven program has subagents of its own; the kernel's loop gets Claude Code's Agent tool, or Codex's tools when

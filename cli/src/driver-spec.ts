@@ -1,3 +1,4 @@
+import type { PermissionMode, SdkPermissionSettings } from '@harness-kernel/claude-code'
 import type { Driver } from '@harness-kernel/kernel'
 import { nativeDriver } from '@harness-kernel/kernel'
 import { CliError } from './cli-error.js'
@@ -18,6 +19,11 @@ export interface DriverContext {
   env: Record<string, string | undefined>
   /** The model name for a driver that brings its own model (`claude-code`: `--model claude-sonnet-4-5`; `codex`: `--model gpt-5.1-codex`). */
   model?: string
+  /**
+   * The user's Claude Code permission rules and mode (from the Claude Code dialect), for a driven Claude Code to enforce
+   * on its own built-in tools with its own engine.
+   */
+  claudeCodePermissions?: { settings: SdkPermissionSettings; mode: PermissionMode | undefined }
 }
 
 export interface DriverEntry {
@@ -46,13 +52,22 @@ export const drivers: Readonly<Record<DriverName, DriverEntry>> = {
     description:
       'each turn runs inside Claude Code (Agent SDK), which brings its model: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL or --model NAME',
     ownModel: true,
-    async create({ env, model }) {
+    async create({ env, model, claudeCodePermissions }) {
       // Loaded lazily: the Claude Code driver (and, when a session runs, the Agent SDK) stays out of native runs.
       const { claudeCodeDriver } = await import('@harness-kernel/driver-claude-code').catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ERR_MODULE_NOT_FOUND') throw error
         throw new CliError('--driver claude-code needs the Claude Code driver: npm install @harness-kernel/driver-claude-code')
       })
-      return claudeCodeDriver({ env, ...(model === undefined ? {} : { model }) })
+      return claudeCodeDriver({
+        env,
+        ...(model === undefined ? {} : { model }),
+        ...(claudeCodePermissions === undefined
+          ? {}
+          : {
+              queryOptions: { settings: claudeCodePermissions.settings },
+              ...(claudeCodePermissions.mode === undefined ? {} : { permissionMode: claudeCodePermissions.mode }),
+            }),
+      })
     },
   },
   codex: {

@@ -1,10 +1,15 @@
 import { resolve } from 'node:path'
 import {
   type ClaudeCodeHooksOptions,
+  type ClaudePermissionSettings,
   defaultClaudeConfigDir,
   defaultManagedSettingsPath,
   type LoadedClaudeCodeHooks,
   loadClaudeCodeHooks,
+  type PermissionMode,
+  permissionModeInForce,
+  type SdkPermissionSettings,
+  sdkPermissionSettings,
 } from '@harness-kernel/claude-code'
 import { errorMessage } from '@harness-kernel/kernel'
 import { CliError } from '../cli-error.js'
@@ -84,4 +89,29 @@ export function defaultClaudeCodeHooksOptions(
 /** A `--settings` value: inline JSON (it starts with `{`) as given, else a file path resolved against `cwd`. */
 function settingsValue(cwd: string, value: string): string {
   return value.trimStart().startsWith('{') ? value : resolve(cwd, value)
+}
+
+/**
+ * What a driven Claude Code enforces on its own built-in tools: the user's permission rules as one settings object,
+ * and the mode in force (`--permission-mode`, else the settings' `defaultMode`). Read from the same settings files
+ * the dialect reads for the kernel's tools.
+ */
+export function drivenClaudeCodePermissions(options: ClaudeCodeHooksOptions): {
+  settings: SdkPermissionSettings
+  mode: PermissionMode | undefined
+} {
+  let permissions: ClaudePermissionSettings
+  try {
+    permissions = loadClaudeCodeHooks({
+      projectDir: options.projectDir ?? process.cwd(),
+      ...(options.configDir === undefined ? {} : { configDir: options.configDir }),
+      ...(options.managedSettingsPath === undefined ? {} : { managedSettingsPath: options.managedSettingsPath }),
+      ...(options.settings === undefined ? {} : { settings: options.settings }),
+      ...(options.settingSources === undefined ? {} : { settingSources: options.settingSources }),
+      ...(options.env === undefined ? {} : { env: options.env }),
+    }).permissions
+  } catch (error) {
+    throw new CliError(`cannot load the Claude Code permissions: ${errorMessage(error)}`, { cause: error })
+  }
+  return { settings: sdkPermissionSettings(permissions), mode: permissionModeInForce(permissions, options.permissionMode) }
 }

@@ -6,7 +6,7 @@ export {
   type PermissionDecision,
   removedTools,
 } from './permission-engine.js'
-export { checkPermissionMode, PERMISSION_MODES, parsePermissionMode } from './permission-mode.js'
+export { checkPermissionMode, PERMISSION_MODES, parsePermissionMode, permissionModeInForce } from './permission-mode.js'
 export { resolvePermissionSettings } from './permission-settings.js'
 export { PERMISSION_TEXTS } from './permission-texts.js'
 export { type SdkPermissionSettings, sdkPermissionSettings } from './sdk-permission-settings.js'

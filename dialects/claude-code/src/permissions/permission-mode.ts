@@ -1,4 +1,5 @@
 import type { PermissionMode } from '../io/payload.js'
+import type { ClaudePermissionSettings } from './types.js'
 
 /** Claude Code 2.1.332's permission modes, as `--permission-mode` and `permissions.defaultMode` take them. */
 export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions']
@@ -18,4 +19,21 @@ export function checkPermissionMode(value: unknown, where: string): PermissionMo
     )
   }
   return mode
+}
+
+/**
+ * The mode a session runs in: the flag's, else the settings' `defaultMode`; undefined when neither names one. Under
+ * `disableBypassPermissionsMode`, bypassPermissions becomes default (Claude Code 2.1.332 does so silently; `warn` says so).
+ */
+export function permissionModeInForce(
+  settings: ClaudePermissionSettings,
+  flagMode: PermissionMode | undefined,
+  warn: (text: string) => void = () => {},
+): PermissionMode | undefined {
+  const named = flagMode ?? settings.defaultMode?.mode
+  if (named === 'bypassPermissions' && settings.disableBypassPermissionsMode) {
+    warn('bypassPermissions is disabled by permissions.disableBypassPermissionsMode; the session runs in default mode')
+    return 'default'
+  }
+  return named
 }

@@ -1,8 +1,11 @@
 import { join } from 'node:path'
 import type { ClaudePermissionSettings, PermissionRule } from './types.js'
 
-/** The `permissions` of a settings object (Claude Code's own shape), for a Claude Code the kernel drives. */
-export interface SdkPermissionSettings {
+/**
+ * The `permissions` of a settings object (Claude Code's own shape), for a Claude Code the kernel drives. (A type, not an
+ * interface: the Agent SDK's `Settings` has an index signature.)
+ */
+export type SdkPermissionSettings = {
   permissions: { allow: string[]; ask: string[]; deny: string[]; additionalDirectories: string[] }
 }
 

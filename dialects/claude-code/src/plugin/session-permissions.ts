@@ -6,6 +6,7 @@ import {
   decidePermission,
   type PermissionContext,
   type PermissionDecision,
+  permissionModeInForce,
   removedTools,
 } from '../permissions/index.js'
 import type { PermissionCall } from '../permissions/rule-match.js'
@@ -34,7 +35,7 @@ export class SessionPermissions {
 
   constructor(options: SessionPermissionsOptions) {
     this.settings = options.settings
-    this.mode = modeInForce(options)
+    this.mode = permissionModeInForce(options.settings, options.flagMode, options.warn)
     this.context = {
       mode: this.mode,
       cwd: options.cwd,
@@ -56,13 +57,4 @@ export class SessionPermissions {
   decide(call: PermissionCall): PermissionDecision {
     return decidePermission(this.settings, call, this.context)
   }
-}
-
-function modeInForce(options: SessionPermissionsOptions): PermissionMode | undefined {
-  const named = options.flagMode ?? options.settings.defaultMode?.mode
-  if (named === 'bypassPermissions' && options.settings.disableBypassPermissionsMode) {
-    options.warn('bypassPermissions is disabled by permissions.disableBypassPermissionsMode; the session runs in default mode')
-    return 'default'
-  }
-  return named
 }
