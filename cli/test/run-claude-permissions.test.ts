@@ -93,7 +93,10 @@ describe('harness run: the project’s Claude Code permissions', () => {
     await harness(['run', 'go', '--model', 'scripted:script.yaml'], { cwd: trusted, env: { CLAUDE_CONFIG_DIR: claudeHome(trusted) } })
     expect(existsSync(join(trusted, 'made'))).toBe(true)
     const untrusted = project(files)
-    const result = await harness(['run', 'go', '--model', 'scripted:script.yaml'], { cwd: untrusted, env: { CLAUDE_CONFIG_DIR: claudeHome() } })
+    const result = await harness(['run', 'go', '--model', 'scripted:script.yaml'], {
+      cwd: untrusted,
+      env: { CLAUDE_CONFIG_DIR: claudeHome() },
+    })
     expect(existsSync(join(untrusted, 'made'))).toBe(false)
     expect(result.stderr).toContain('Ignoring 1 permissions.allow entry from .claude/settings.json: this workspace has not been trusted.')
   })
@@ -102,10 +105,13 @@ describe('harness run: the project’s Claude Code permissions', () => {
     const cwd = project({ 'script.yaml': script() })
     const bad = await harness(['run', 'go', '--model', 'scripted:script.yaml', '--permission-mode', 'yolo'], { cwd })
     expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain('--permission-mode: unknown permission mode "yolo"; expected one of default, acceptEdits, plan, auto, dontAsk, bypassPermissions')
-    const without = await harness(['run', 'go', '--model', 'scripted:script.yaml', '--no-claude-code-hooks', '--permission-mode', 'plan'], { cwd })
+    expect(bad.stderr).toContain(
+      '--permission-mode: unknown permission mode "yolo"; expected one of default, acceptEdits, plan, auto, dontAsk, bypassPermissions',
+    )
+    const without = await harness(['run', 'go', '--model', 'scripted:script.yaml', '--no-claude-code-hooks', '--permission-mode', 'plan'], {
+      cwd,
+    })
     expect(without.code).toBe(2)
     expect(without.stderr).toContain('--permission-mode cannot be used with --no-claude-code-hooks')
   })
 })
-
