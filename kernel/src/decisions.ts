@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { SandboxConfinement } from './guardrails/types.js'
 import type { Message } from './messages.js'
 import { messageSchema } from './messages.js'
 
@@ -16,15 +17,31 @@ export type PreStepDecision =
   | { kind: 'enter'; messages: Message[]; context?: Message[]; halt?: Halt }
   | { kind: 'reject'; reason?: string; context?: Message[] }
 
+const confinementSchema = z.object({
+  writableRoots: z.array(z.string()),
+  denyWrite: z.array(z.string()),
+  denyRead: z.array(z.string()),
+  proxy: z.object({ socketPath: z.string() }).optional(),
+})
+
 export const preToolDecisionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('allow'), input: z.unknown().optional(), context, halt: haltSchema.optional() }),
-  z.object({ kind: z.literal('ask'), reason: z.string().optional(), context }),
+  z.object({
+    kind: z.literal('allow'),
+    input: z.unknown().optional(),
+    context,
+    halt: haltSchema.optional(),
+    confine: confinementSchema.optional(),
+  }),
+  z.object({ kind: z.literal('ask'), reason: z.string().optional(), context, confine: confinementSchema.optional() }),
   z.object({ kind: z.literal('deny'), reason: z.string(), context, halt: haltSchema.optional() }),
 ])
-/** `deny` with `halt`: the call is answered with `reason` and the turn ends after this step (a deferred call). */
+/**
+ * `deny` with `halt`: the call is answered with `reason` and the turn ends after this step (a deferred call). `confine`
+ * runs the call's processes under more confinement than the guardrails' policy (a dialect's sandbox settings).
+ */
 export type PreToolDecision =
-  | { kind: 'allow'; input?: unknown; context?: Message[]; halt?: Halt }
-  | { kind: 'ask'; reason?: string; context?: Message[] }
+  | { kind: 'allow'; input?: unknown; context?: Message[]; halt?: Halt; confine?: SandboxConfinement }
+  | { kind: 'ask'; reason?: string; context?: Message[]; confine?: SandboxConfinement }
   | { kind: 'deny'; reason: string; context?: Message[]; halt?: Halt }
 
 export const permissionDecisionSchema = z.discriminatedUnion('kind', [

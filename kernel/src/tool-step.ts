@@ -1,7 +1,7 @@
 import type { Halt, PostToolDecision, PreToolDecision } from './decisions.js'
 import type { ToolOutcome } from './driver/types.js'
 import { errorMessage } from './errors.js'
-import type { GuardedAction, GuardVerdict } from './guardrails/types.js'
+import type { GuardedAction, GuardVerdict, SandboxConfinement } from './guardrails/types.js'
 import type { ToolCallBlock } from './messages.js'
 import type { SessionRuntime } from './session-runtime.js'
 import type { StepPayload, ToolCall } from './session-types.js'
@@ -96,7 +96,8 @@ export async function runToolCall(runtime: SessionRuntime, step: StepPayload, bl
   const rewritten = verdict.input ?? (pre.kind === 'allow' ? pre.input : undefined)
   const input = rewritten !== undefined ? rewritten : call.input
   logCall(input, rewritten !== undefined ? 'allow-rewritten' : 'allow')
-  const result = capOutput(await execute(runtime, step, { ...call, input }, sandboxed), runtime.options.maxToolOutputBytes)
+  const confine = pre.kind === 'allow' || pre.kind === 'ask' ? pre.confine : undefined
+  const result = capOutput(await execute(runtime, step, { ...call, input }, sandboxed, confine), runtime.options.maxToolOutputBytes)
   const post: PostToolDecision = await runtime.hooks.toolPostExecute.promise(
     { kind: 'accept' },
     { ...payload, call: { ...call, input }, result },
@@ -181,7 +182,13 @@ export async function permission(
   return { kind: 'allow' }
 }
 
-async function execute(runtime: SessionRuntime, step: StepPayload, call: ToolCall, sandboxed: boolean): Promise<ToolOutput> {
+async function execute(
+  runtime: SessionRuntime,
+  step: StepPayload,
+  call: ToolCall,
+  sandboxed: boolean,
+  confine: SandboxConfinement | undefined,
+): Promise<ToolOutput> {
   const tool = runtime.tools.get(call.name)
   if (!tool) {
     const known = runtime.tools
@@ -207,7 +214,7 @@ async function execute(runtime: SessionRuntime, step: StepPayload, call: ToolCal
       cwd: step.session.cwd,
       callId: call.id,
       signal: step.signal,
-      processRunner: guardrails.runner(sandboxed, runtime.processRunner),
+      processRunner: guardrails.runner(sandboxed, runtime.processRunner, confine),
       sandbox: {
         policy: sandboxed ? guardrails.policy.sandbox : { type: 'dangerFullAccess' },
         writeFile: (path, content) => guardrails.writeFile(sandboxed, path, content, step.signal),

@@ -116,9 +116,12 @@ export function createGuardrails(options: GuardrailsOptions): Guardrails {
         approvedCommands.set(action.command, { escalated })
       } else for (const path of action.paths) approvedPaths.add(resolveThroughLinks(path))
     },
-    runner(sandboxed, inner): ProcessRunner {
-      if (!sandboxed || fullAccess()) return inner
-      return options.sandbox.runner({ policy: policy.sandbox, cwd: options.cwd, inner })
+    runner(sandboxed, inner, confinement): ProcessRunner {
+      // Let out of the policy's sandbox (an approved escalation, full access), a confined call still runs in one.
+      const effective = sandboxed ? policy.sandbox : ({ type: 'dangerFullAccess' } as const)
+      if (confinement !== undefined) return options.sandbox.runner({ policy: effective, cwd: options.cwd, inner, confinement })
+      if (effective.type === 'dangerFullAccess') return inner
+      return options.sandbox.runner({ policy: effective, cwd: options.cwd, inner })
     },
     async writeFile(sandboxed, path, content, signal) {
       const effective = sandboxed ? policy.sandbox : ({ type: 'dangerFullAccess' } as const)

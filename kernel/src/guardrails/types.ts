@@ -85,12 +85,31 @@ export type GuardVerdict =
 /** What made the guardrails ask. */
 export type AskCause = 'rule' | 'escalation' | 'policy'
 
+/**
+ * More confinement for one call, on top of the policy (another program's sandbox settings: Claude Code's). It only ever
+ * narrows: writes only under `writableRoots` (intersected with the policy's; under full access they are the roots),
+ * never under `denyWrite`, no reading under `denyRead`, and with the network the policy allows only through `proxy`.
+ */
+export interface SandboxConfinement {
+  /** Absolute; the only places a command may write (what the policy also lets it write). */
+  writableRoots: string[]
+  /** Absolute; read-only even under a writable root. */
+  denyWrite: string[]
+  /** Absolute; hidden (an empty file or folder in their place). */
+  denyRead: string[]
+  /**
+   * The network, where the policy allows it: only through this HTTP proxy (a unix socket on the host), which decides
+   * per host; `undefined`: no network at all.
+   */
+  proxy?: { socketPath: string }
+}
+
 /** Runs a process inside the sandbox a policy describes, or refuses to (the platform cannot sandbox). */
 export interface Sandbox {
   /** `undefined` when it can sandbox here; else why not, in a sentence that names the opt-out. */
   unavailable(): string | undefined
   /** A runner whose every process runs under `policy` with the session's `cwd` as workspace. */
-  runner(options: { policy: SandboxPolicy; cwd: string; inner: ProcessRunner }): ProcessRunner
+  runner(options: { policy: SandboxPolicy; cwd: string; inner: ProcessRunner; confinement?: SandboxConfinement }): ProcessRunner
   /** Writes `content` to `path` (parents created) from inside the sandbox: refused by the OS where the policy refuses. */
   writeFile(options: { policy: SandboxPolicy; cwd: string; path: string; content: string; signal?: AbortSignal }): Promise<void>
 }
@@ -103,8 +122,11 @@ export interface Guardrails {
   judge(action: GuardedAction): GuardVerdict
   /** An approval given for the rest of the session (`acceptForSession`); `rule` allows an argv prefix from now on. */
   remember(action: GuardedAction, options?: { rule?: string[] }): void
-  /** How a judged action's processes run: sandboxed under the policy, or as they are. */
-  runner(sandboxed: boolean, inner: ProcessRunner): ProcessRunner
+  /**
+   * How a judged action's processes run: sandboxed under the policy, or as they are; with a confinement, sandboxed under
+   * it too, whatever the policy (it only narrows).
+   */
+  runner(sandboxed: boolean, inner: ProcessRunner, confinement?: SandboxConfinement): ProcessRunner
   /** Writes a file as a judged action may: through the sandbox, or directly. */
   writeFile(sandboxed: boolean, path: string, content: string, signal?: AbortSignal): Promise<void>
 }

@@ -1,12 +1,13 @@
-import type { SandboxPolicy } from '../guardrails/types.js'
+import type { SandboxConfinement, SandboxPolicy } from '../guardrails/types.js'
 import { writableRoots } from '../guardrails/writable-roots.js'
+import { confinedRoots, confinementArgs } from './confined-layout.js'
 import { protectedPaths } from './protected-paths.js'
 
-/** A policy that confines: every one but `dangerFullAccess`. */
-export type ConfiningPolicy = Exclude<SandboxPolicy, { type: 'dangerFullAccess' }>
-
 export interface BwrapLayoutOptions {
-  policy: ConfiningPolicy
+  /** The guardrails' policy; `dangerFullAccess` only with a confinement, which then confines alone. */
+  policy: SandboxPolicy
+  /** More confinement for this call (it only narrows). */
+  confinement?: SandboxConfinement | undefined
   /** The session's working directory: a writable root under `workspaceWrite`. */
   cwd: string
   /** Where `TMPDIR` is read. */
@@ -19,7 +20,11 @@ export interface BwrapLayoutOptions {
  * protected names read-only again. The roots are looked up at each call: one created since is writable.
  */
 export function bwrapLayout(options: BwrapLayoutOptions): string[] {
-  const roots = writableRoots(options.policy, options.cwd, options.env).sort((a, b) => a.length - b.length)
+  const { policy, confinement } = options
+  const policyRoots = policy.type === 'dangerFullAccess' ? undefined : writableRoots(policy, options.cwd, options.env)
+  const roots = (confinement === undefined ? (policyRoots ?? []) : confinedRoots(policyRoots, confinement)).sort(
+    (a, b) => a.length - b.length,
+  )
   // As root, bubblewrap keeps every capability (CAP_SYS_ADMIN could remount / read-write): drop them all. A user
   // namespace keeps even the bounding set empty; it is what bubblewrap uses anyway when not run as root.
   // No --new-session: the command stays in the runner's process group, so a kill reaches it even while bubblewrap is
@@ -28,10 +33,18 @@ export function bwrapLayout(options: BwrapLayoutOptions): string[] {
   // exits (a host whose init reaps slowly kept one in the runner's group, and the runner then scanned /proc for it).
   // What the command leaves running still ends with it: the namespace goes when its init does.
   const args = ['--unshare-user', '--cap-drop', 'ALL', '--die-with-parent', '--unshare-pid', '--as-pid-1']
-  if (!options.policy.networkAccess) args.push('--unshare-net')
+  // A confined call never has the network itself: at most a proxy the confinement names (`bwrapInvocation`).
+  if (confinement !== undefined || !policyNetwork(policy)) args.push('--unshare-net')
   args.push('--ro-bind', '/', '/', '--dev', '/dev')
   for (const root of roots) args.push('--bind', root, root)
-  for (const path of protectedPaths(roots)) args.push('--ro-bind', path, path)
+  // Codex's protected names are the policy's: a confinement under full access protects what it names in denyWrite.
+  if (policyRoots !== undefined) for (const path of protectedPaths(roots)) args.push('--ro-bind', path, path)
+  if (confinement !== undefined) args.push(...confinementArgs(confinement))
   args.push('--proc', '/proc')
   return args
+}
+
+/** Whether a policy lets a command use the network. */
+export function policyNetwork(policy: SandboxPolicy): boolean {
+  return policy.type === 'dangerFullAccess' || policy.networkAccess
 }

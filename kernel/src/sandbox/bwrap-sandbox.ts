@@ -4,7 +4,7 @@ import { ExecProcessRunner } from '../process/exec-process-runner.js'
 import type { ProcessRunner } from '../process-runner.js'
 import { type BwrapAvailability, bwrapAvailability } from './bwrap-availability.js'
 import { bwrapInvocation } from './bwrap-invocation.js'
-import { bwrapLayout } from './bwrap-layout.js'
+import { bwrapLayout, policyNetwork } from './bwrap-layout.js'
 import { directWriteFile } from './direct-write-file.js'
 import { refusedRun } from './refused-run.js'
 import { sandboxedWriteFile } from './sandboxed-write-file.js'
@@ -35,14 +35,14 @@ export function bwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
   const sandbox: Sandbox = {
     unavailable: () => available().unavailable,
 
-    runner({ policy, cwd, inner }) {
-      if (policy.type === 'dangerFullAccess') return inner
+    runner({ policy, cwd, inner, confinement }) {
+      if (policy.type === 'dangerFullAccess' && confinement === undefined) return inner
       return {
         run: async (run) => {
           const { bwrap, unavailable } = available()
           if (bwrap === undefined) return refusedRun(unavailable)
-          const layout = bwrapLayout({ policy, cwd, env })
-          return inner.run(bwrapInvocation({ bwrap, layout, networkAccess: policy.networkAccess, run }))
+          const layout = bwrapLayout({ policy, cwd, env, confinement })
+          return inner.run(bwrapInvocation({ bwrap, layout, networkAccess: policyNetwork(policy), proxy: confinement?.proxy, run }))
         },
       }
     },
