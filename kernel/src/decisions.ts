@@ -22,6 +22,7 @@ const confinementSchema = z.object({
   denyWrite: z.array(z.string()),
   denyRead: z.array(z.string()),
   proxy: z.object({ socketPath: z.string() }).optional(),
+  env: z.record(z.string(), z.string()).optional(),
 })
 
 export const preToolDecisionSchema = z.discriminatedUnion('kind', [

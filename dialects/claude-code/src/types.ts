@@ -1,3 +1,4 @@
+import type { ClaudeSandboxSettings } from './permissions/sandbox-settings.js'
 import type { ClaudePermissionSettings } from './permissions/types.js'
 /** Where a handler was configured. `flag` is an explicit `--settings`-style file or JSON. */
 export type ClaudeHookSource = 'managed' | 'flag' | 'local' | 'project' | 'user' | 'plugin'
@@ -129,6 +130,8 @@ export interface LoadedClaudeCodeHooks {
   }
   /** `permissions` (rules, `defaultMode`, `additionalDirectories`, …) merged across the settings files. */
   permissions: ClaudePermissionSettings
+  /** `sandbox` (Claude Code's sandbox for Bash) merged across the settings files. */
+  sandbox: ClaudeSandboxSettings
   /** The project directory (`CLAUDE_PROJECT_DIR`). */
   projectDir: string
 }

@@ -229,6 +229,10 @@ describe('modes, for calls no rule decides', () => {
     ]
     for (const [command, message] of asks)
       expect(decide(none, 'Bash', bash(command), 'default'), command).toMatchObject({ behavior: 'ask', message })
+    expect(decide(none, 'Bash', bash('cat /etc/hostname'), 'default')).toMatchObject({
+      behavior: 'ask',
+      message: `cat in '/etc/hostname' was blocked. For security, Claude Code may only concatenate files from the allowed working directories for this session: '${P}'.`,
+    })
     expect(decide(none, 'Write', { file_path: join(P, 'w.txt'), content: 'x' }, 'default')).toEqual({
       behavior: 'ask',
       message: `Claude requested permissions to write to ${join(P, 'w.txt')}, but you haven't granted it yet.`,

@@ -102,6 +102,8 @@ export interface SandboxConfinement {
    * per host; `undefined`: no network at all.
    */
   proxy?: { socketPath: string }
+  /** Variables the confined command gets besides its own (its `TMPDIR` inside a writable root, for one). */
+  env?: Record<string, string>
 }
 
 /** Runs a process inside the sandbox a policy describes, or refuses to (the platform cannot sandbox). */

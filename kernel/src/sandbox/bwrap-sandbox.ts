@@ -42,7 +42,10 @@ export function bwrapSandbox(options: BwrapSandboxOptions = {}): Sandbox {
           const { bwrap, unavailable } = available()
           if (bwrap === undefined) return refusedRun(unavailable)
           const layout = bwrapLayout({ policy, cwd, env, confinement })
-          return inner.run(bwrapInvocation({ bwrap, layout, networkAccess: policyNetwork(policy), proxy: confinement?.proxy, run }))
+          const confinedRun = confinement?.env === undefined ? run : { ...run, env: { ...run.env, ...confinement.env } }
+          return inner.run(
+            bwrapInvocation({ bwrap, layout, networkAccess: policyNetwork(policy), proxy: confinement?.proxy, run: confinedRun }),
+          )
         },
       }
     },

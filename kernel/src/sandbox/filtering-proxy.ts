@@ -11,6 +11,8 @@ const BLOCKED_MARK = 'blocked-by-allowlist'
 export interface FilteringProxyOptions {
   /** Whether a connection to `host:port` may go through (host lower-cased, without brackets). */
   allows(host: string, port: number): boolean
+  /** Told of every connection it refused. */
+  onBlocked?(host: string, port: number): void
 }
 
 /** An HTTP proxy on a unix socket of its own, for a confined sandbox's network (`SandboxConfinement.proxy`). */
@@ -63,6 +65,7 @@ function forward(request: IncomingMessage, response: ServerResponse, options: Fi
   const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase()
   const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80))
   if (target.protocol !== 'http:' || !options.allows(host, port)) {
+    options.onBlocked?.(host, port)
     response.writeHead(403, { 'Content-Type': 'text/plain', 'X-Proxy-Error': BLOCKED_MARK }).end(`${NETWORK_BLOCKED}\n`)
     return
   }
@@ -84,6 +87,7 @@ function tunnel(request: IncomingMessage, client: Socket, head: Buffer, options:
   const port = Number(match?.[2])
   client.on('error', () => client.destroy())
   if (host === undefined || !options.allows(host, port)) {
+    options.onBlocked?.(host ?? String(request.url), port)
     client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nX-Proxy-Error: ${BLOCKED_MARK}\r\n\r\n${NETWORK_BLOCKED}`)
     return
   }

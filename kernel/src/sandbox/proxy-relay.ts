@@ -36,6 +36,8 @@ server.listen(Number(port), '127.0.0.1', () => {
 /** The loopback port the relay listens on inside the sandbox (the sandbox has a network namespace of its own). */
 export const PROXY_RELAY_PORT = 3128
 
+const NO_PROXY = 'localhost,127.0.0.1,::1,169.254.0.0/16,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16'
+
 /** The proxy variables a confined command gets, spelled the ways tools read them. */
 export function proxyEnvironment(): Record<string, string> {
   const url = `http://127.0.0.1:${PROXY_RELAY_PORT}`
@@ -46,7 +48,9 @@ export function proxyEnvironment(): Record<string, string> {
     https_proxy: url,
     ALL_PROXY: url,
     all_proxy: url,
-    NO_PROXY: '',
-    no_proxy: '',
+    // The sandbox's own loopback and private ranges go direct (as Claude Code's sandbox sets it): the proxy is for
+    // the outside world, and inside a network namespace of its own there is nothing else to reach.
+    NO_PROXY: NO_PROXY,
+    no_proxy: NO_PROXY,
   }
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { resolvePermissionSettings } from '../permissions/permission-settings.js'
+import { resolveSandboxSettings } from '../permissions/sandbox-settings.js'
 import { workspaceTrust } from '../permissions/workspace-trust.js'
 import type { ClaudeHandler, DroppedHandler, LoadedClaudeCodeHooks } from '../types.js'
 import { defaultClaudeConfigDir } from './claude-config-dir.js'
@@ -75,6 +76,7 @@ export function loadClaudeCodeHooks(options: LoadClaudeCodeHooksOptions): Loaded
   const pluginDocuments = (options.plugins ?? []).map((dir) => readPluginHooks(resolve(projectDir, dir), configDir, warnings))
   const trust = workspaceTrust({ projectDir, configDir: options.configDir ?? env.CLAUDE_CONFIG_DIR, env })
   const permissions = resolvePermissionSettings(settingsDocuments, { projectDir, trust }, warnings)
+  const sandbox = resolveSandboxSettings(settingsDocuments, { cwd: projectDir }, warnings)
   const policy = resolveHookPolicySettings(settingsDocuments, { widenManagedAllowLists: options.widenManagedAllowLists ?? false }, warnings)
 
   const documents: HooksDocument[] = [...settingsDocuments, ...pluginDocuments]
@@ -101,6 +103,7 @@ export function loadClaudeCodeHooks(options: LoadClaudeCodeHooksOptions): Loaded
       httpHookAllowedEnvVars: policy.httpHookAllowedEnvVars?.values,
     },
     permissions,
+    sandbox,
     projectDir,
   }
 }

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path'
 import { bashSubcommands, type Subcommand } from './bash-subcommands.js'
+import { COMMAND_VERBS } from './command-verbs.js'
 import { PERMISSION_TEXTS } from './permission-texts.js'
 import { shellWords } from './shell-words.js'
 import { inWorkingDirectories, listDirectories } from './working-directories.js'
@@ -147,8 +148,9 @@ export function bashNeedsApproval(command: string, context: BashModeContext, lef
       .find((path) => !inWorkingDirectories(path, context.workingDirectories))
     if (outside !== undefined) {
       const dirs = listDirectories(context.workingDirectories)
+      const verb = COMMAND_VERBS[reader.name] ?? 'read files from'
       return generic(
-        `${reader.name} in '${outside}' was blocked. For security, Claude Code may only read from the allowed working directories for this session: ${dirs}.`,
+        `${reader.name} in '${outside}' was blocked. For security, Claude Code may only ${verb} the allowed working directories for this session: ${dirs}.`,
       )
     }
   }

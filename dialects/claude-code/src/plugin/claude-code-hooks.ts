@@ -96,6 +96,7 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
         const warn = (text: string) => session.notice('warning', text, PLUGIN_NAME)
         const permissions = new SessionPermissions({
           settings: loaded.permissions,
+          sandbox: loaded.sandbox,
           flagMode,
           addDirs: (options.additionalDirectories ?? []).map((dir) => resolve(session.cwd, dir)),
           cwd: session.cwd,

@@ -1,5 +1,7 @@
-import type { KernelApi, PreToolDecision } from '@harness-kernel/kernel'
+import type { KernelApi, PreToolDecision, SandboxConfinement, ToolCall } from '@harness-kernel/kernel'
+import type { ClaudeToolView } from '../io/tool-presentation.js'
 import { PLUGIN_NAME } from '../render/hook-text.js'
+import type { SessionSandbox } from './session-sandbox.js'
 import { claudeView, runFor, stateOf, type TapContext } from './tap-context.js'
 
 /**
@@ -36,8 +38,18 @@ export function tapPermissionsAfterHooks(kernel: KernelApi, ctx: TapContext): vo
     const view = claudeView(ctx, session, call)
     // A hook's allow (or ask) skips the mode's prompt, not the rules: a deny or ask rule still holds.
     const hookDecided = state.hookAllows.delete(call.id) || state.hookAsks.has(call.id)
-    const verdict = state.permissions.decide({ toolName: view.toolName, input: view.toolInput })
+    let verdict = state.permissions.decide({ toolName: view.toolName, input: view.toolInput })
     const context = decision.context ? { context: decision.context } : {}
+    const confine = await sandboxConfinement(state.permissions.sandbox, view, call)
+    // autoAllowBashIfSandboxed: a sandboxed command needs no prompt of the mode's (a rule's ask still holds).
+    if (
+      confine !== undefined &&
+      state.permissions.sandbox.settings.autoAllowBashIfSandboxed &&
+      verdict.behavior === 'ask' &&
+      verdict.rule === undefined
+    ) {
+      verdict = { behavior: 'allow' }
+    }
     if (verdict.behavior === 'deny' && (!hookDecided || verdict.rule !== undefined)) {
       if (verdict.permissionDenied !== undefined) {
         await runFor(ctx, session, {
@@ -53,8 +65,31 @@ export function tapPermissionsAfterHooks(kernel: KernelApi, ctx: TapContext): vo
     }
     if (verdict.behavior === 'ask' && decision.kind === 'allow' && (!hookDecided || verdict.rule !== undefined)) {
       state.permissions.asks.set(call.id, verdict)
-      return { kind: 'ask', reason: verdict.message, ...context }
+      return { kind: 'ask', reason: verdict.message, ...context, ...(confine ? { confine } : {}) }
     }
-    return decision
+    return confine === undefined ? decision : { ...decision, confine }
   })
+
+  kernel.hooks.toolPostExecute.tap(PLUGIN_NAME, (decision, { session, call, result }) => {
+    const violations = stateOf(ctx, session)?.permissions.sandbox.violations(call.id) ?? ''
+    if (violations === '' || decision.kind !== 'accept') return decision
+    return { ...decision, output: `${decision.output ?? result.output}${violations}` }
+  })
+
+  kernel.hooks.sessionEnd.tapPromise(PLUGIN_NAME, async ({ session }) => {
+    await ctx.states.get(session)?.permissions.sandbox.close()
+  })
+}
+
+/**
+ * The confinement a Bash call of the kernel's runs under when Claude Code's sandbox is on, or undefined (the sandbox is
+ * off, the call is not a Bash line, or it runs outside: `excludedCommands`, or the model asked and
+ * `allowUnsandboxedCommands` lets it).
+ */
+async function sandboxConfinement(sandbox: SessionSandbox, view: ClaudeToolView, call: ToolCall): Promise<SandboxConfinement | undefined> {
+  if (!sandbox.enabled || view.toolName !== 'Bash') return undefined
+  const command = (view.toolInput as { command?: unknown }).command
+  if (typeof command !== 'string') return undefined
+  const unsandboxedAsked = (call.input as { sandbox_permissions?: unknown } | null)?.sandbox_permissions === 'require_escalated'
+  return sandbox.runsOutside(command, unsandboxedAsked) ? undefined : sandbox.confinement(call.id)
 }

@@ -10,9 +10,12 @@ import {
   removedTools,
 } from '../permissions/index.js'
 import type { PermissionCall } from '../permissions/rule-match.js'
+import type { ClaudeSandboxSettings } from '../permissions/sandbox-settings.js'
+import { SessionSandbox } from './session-sandbox.js'
 
 export interface SessionPermissionsOptions {
   settings: ClaudePermissionSettings
+  sandbox: ClaudeSandboxSettings
   /** `--permission-mode`: wins over `permissions.defaultMode`. */
   flagMode: PermissionMode | undefined
   /** `--add-dir`: working directories besides the cwd and `additionalDirectories`. */
@@ -30,6 +33,8 @@ export class SessionPermissions {
   readonly context: PermissionContext
   /** Tools a tool-wide deny takes away from the model. */
   readonly removed: ReadonlySet<string>
+  /** Claude Code's sandbox for Bash calls (`sandbox.enabled`). */
+  readonly sandbox: SessionSandbox
   /** Calls the permissions asked about, by call id: their reason and `permission_suggestions`. */
   readonly asks = new Map<string, Extract<PermissionDecision, { behavior: 'ask' }>>()
 
@@ -42,6 +47,13 @@ export class SessionPermissions {
       workingDirectories: [...new Set([options.cwd, ...options.settings.additionalDirectories, ...options.addDirs])],
     }
     this.removed = removedTools(options.settings)
+    this.sandbox = new SessionSandbox({
+      settings: options.sandbox,
+      permissions: options.settings,
+      cwd: options.cwd,
+      projectDir: options.projectDir,
+      workingDirectories: this.context.workingDirectories,
+    })
   }
 
   /** `permission_mode` in payloads: the mode named, else what the kernel's approval policy amounts to. */
