@@ -1,7 +1,6 @@
 import { resolve } from 'node:path'
 import {
   type ClaudeCodeHooksOptions,
-  type ClaudePermissionSettings,
   defaultClaudeConfigDir,
   defaultManagedSettingsPath,
   type LoadedClaudeCodeHooks,
@@ -100,18 +99,21 @@ export function drivenClaudeCodePermissions(options: ClaudeCodeHooksOptions): {
   settings: SdkPermissionSettings
   mode: PermissionMode | undefined
 } {
-  let permissions: ClaudePermissionSettings
+  let loaded: LoadedClaudeCodeHooks
   try {
-    permissions = loadClaudeCodeHooks({
+    loaded = loadClaudeCodeHooks({
       projectDir: options.projectDir ?? process.cwd(),
       ...(options.configDir === undefined ? {} : { configDir: options.configDir }),
       ...(options.managedSettingsPath === undefined ? {} : { managedSettingsPath: options.managedSettingsPath }),
       ...(options.settings === undefined ? {} : { settings: options.settings }),
       ...(options.settingSources === undefined ? {} : { settingSources: options.settingSources }),
       ...(options.env === undefined ? {} : { env: options.env }),
-    }).permissions
+    })
   } catch (error) {
     throw new CliError(`cannot load the Claude Code permissions: ${errorMessage(error)}`, { cause: error })
   }
-  return { settings: sdkPermissionSettings(permissions), mode: permissionModeInForce(permissions, options.permissionMode) }
+  return {
+    settings: sdkPermissionSettings(loaded.permissions, loaded.sandbox),
+    mode: permissionModeInForce(loaded.permissions, options.permissionMode),
+  }
 }

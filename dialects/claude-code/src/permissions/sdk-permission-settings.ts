@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import type { ClaudeSandboxSettings } from './sandbox-settings.js'
 import type { ClaudePermissionSettings, PermissionRule } from './types.js'
 
 /**
@@ -7,6 +8,8 @@ import type { ClaudePermissionSettings, PermissionRule } from './types.js'
  */
 export type SdkPermissionSettings = {
   permissions: { allow: string[]; ask: string[]; deny: string[]; additionalDirectories: string[] }
+  /** Claude Code's sandbox, when the settings turn it on; never weaker than asked (`failIfUnavailable`). */
+  sandbox?: Record<string, unknown>
 }
 
 /**
@@ -14,7 +17,7 @@ export type SdkPermissionSettings = {
  * a driven Claude Code applies the user's rules to its built-in tools with its own engine. A `/path` rule is made
  * absolute (`//…`): its anchor was the file it came from, which an inline object does not have.
  */
-export function sdkPermissionSettings(settings: ClaudePermissionSettings): SdkPermissionSettings {
+export function sdkPermissionSettings(settings: ClaudePermissionSettings, sandbox?: ClaudeSandboxSettings): SdkPermissionSettings {
   const texts = (behavior: PermissionRule['behavior']) =>
     settings.rules.filter((rule) => rule.behavior === behavior).map((rule) => anchoredText(rule))
   return {
@@ -23,6 +26,25 @@ export function sdkPermissionSettings(settings: ClaudePermissionSettings): SdkPe
       ask: texts('ask'),
       deny: texts('deny'),
       additionalDirectories: [...settings.additionalDirectories],
+    },
+    ...(sandbox?.enabled ? { sandbox: sdkSandbox(sandbox) } : {}),
+  }
+}
+
+/** The merged sandbox settings; a sandbox that cannot start stops Claude Code rather than let it run unconfined. */
+function sdkSandbox(sandbox: ClaudeSandboxSettings): Record<string, unknown> {
+  return {
+    enabled: true,
+    failIfUnavailable: true,
+    autoAllowBashIfSandboxed: sandbox.autoAllowBashIfSandboxed,
+    allowUnsandboxedCommands: sandbox.allowUnsandboxedCommands,
+    excludedCommands: [...sandbox.excludedCommands],
+    network: { allowedDomains: [...sandbox.network.allowedDomains], deniedDomains: [...sandbox.network.deniedDomains] },
+    filesystem: {
+      allowWrite: [...sandbox.filesystem.allowWrite],
+      denyWrite: [...sandbox.filesystem.denyWrite],
+      denyRead: [...sandbox.filesystem.denyRead],
+      allowRead: [...sandbox.filesystem.allowRead],
     },
   }
 }
