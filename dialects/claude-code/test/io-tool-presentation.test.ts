@@ -57,3 +57,14 @@ describe('tool presentation in Claude names and shapes (claude-code-hooks.md §3
     expect(toolFailureError('Read', { output: 'ENOENT', isError: true })).toBe('ENOENT')
   })
 })
+
+describe('Bash noOutputExpected', () => {
+  const bashResult = { output: '', isError: false, details: { stdout: '', stderr: '', exitCode: 0 } }
+  it('is true when every command of the line prints nothing on success (Claude Code 2.1.332’s list), else false', () => {
+    const expected = (command: string) => (toolResponse('Bash', bashResult, { command }) as { noOutputExpected: boolean }).noOutputExpected
+    expect(expected('touch a && touch b')).toBe(true)
+    expect(expected('mkdir -p d; rm -f x')).toBe(true)
+    expect(expected('touch a && echo done')).toBe(false)
+    expect(expected('echo hi')).toBe(false)
+  })
+})

@@ -175,6 +175,30 @@ describe('ask and allow rules', () => {
     })
   })
 
+  it('an allow rule covers a command, not the file its redirection writes (observed with `Bash(echo:*)`)', () => {
+    expect(decide({ allow: ['Bash(echo:*)'] }, 'Bash', bash(`echo a > ${P}/o.txt`), 'default')).toEqual({
+      behavior: 'ask',
+      message: `Output redirection to '${P}/o.txt' needs approval. The path is inside the working directories for this session ('${P}'), and Claude Code asks before a shell command creates, changes or removes files there.`,
+      suggestions: [{ type: 'addDirectories', directories: [P], destination: 'session' }],
+    })
+    expect(decide({ allow: ['Bash(echo:*)'] }, 'Bash', bash('echo a 2>&1'), 'default')).toMatchObject({ behavior: 'allow' })
+  })
+
+  it('asks Claude Code offers no rule for carry no suggestions', () => {
+    expect(decide({ deny: ['Bash(rm:*)'] }, 'Bash', bash('bash -c "rm -f x"'), 'default')).toMatchObject({ suggestions: [] })
+    expect(decide({}, 'Bash', bash('find . -name x -exec rm {} \\;'), 'default')).toMatchObject({ suggestions: [] })
+    expect(decide({}, 'Bash', bash('python3 -c "print(1)"'), 'default')).toMatchObject({
+      suggestions: [
+        {
+          type: 'addRules',
+          rules: [{ toolName: 'Bash', ruleContent: 'python3 -c "print(1)"' }],
+          behavior: 'allow',
+          destination: 'localSettings',
+        },
+      ],
+    })
+  })
+
   it('the legacy prefix and the wildcard forms', () => {
     // `:*` ends at a word: `npm run test:unit` is not `npm run test` with arguments (observed).
     expect(decide({ allow: ['Bash(npm run test:*)'] }, 'Bash', bash('npm run test'), 'default')).toMatchObject({ behavior: 'allow' })
@@ -333,6 +357,8 @@ describe('settings', () => {
     expect(settings.defaultMode?.mode).toBe('acceptEdits')
     expect(warnings[0]).toMatch(/bypassPermissions" is not taken from project settings/)
     expect(settingsOf([document({ defaultMode: 'bypassPermissions' }, 'user')]).settings.defaultMode?.mode).toBe('bypassPermissions')
+    // Alone, the project's refused bypassPermissions leaves the session in default mode, as Claude Code starts it.
+    expect(settingsOf([document({ defaultMode: 'bypassPermissions' })]).settings.defaultMode?.mode).toBe('default')
   })
 
   it('an untrusted project’s additionalDirectories are ignored with Claude Code’s warning', () => {

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
 import type { ToolAliases, ToolOutput } from '@harness-kernel/kernel'
+import { splitBashCommand } from '../run/bash-command-parts.js'
 import { fileToolResponse } from './file-tool-responses.js'
 
 /** A kernel tool call as Claude Code's hooks see it: the Claude name and input shape (claude-code-hooks.md §3). */
@@ -94,7 +95,7 @@ function absolute(path: string, cwd: string): string {
  * Bash's and the file tools' `tool_response` objects [obs]; an MCP tool's result (`@harness-kernel/mcp` keeps it in
  * `details`) as Claude Code gives it [obs]; other tools give their output text.
  */
-export function toolResponse(toolName: string, result: ToolOutput): unknown {
+export function toolResponse(toolName: string, result: ToolOutput, toolInput?: unknown): unknown {
   const details = result.details
   // A tool that gives Claude Code's own response object for itself (`@harness-kernel/subagents`' `Agent`).
   if (details?.toolResponse !== undefined) return details.toolResponse
@@ -108,7 +109,7 @@ export function toolResponse(toolName: string, result: ToolOutput): unknown {
       stderr: trimFinalNewlines(details.stderr),
       interrupted: wasInterrupted(result),
       isImage: false,
-      noOutputExpected: false,
+      noOutputExpected: noOutputExpected((toolInput as { command?: unknown } | undefined)?.command),
     }
   }
   return result.output
@@ -145,4 +146,30 @@ export function toolFailureError(toolName: string, result: ToolOutput): string {
 
 function trimFinalNewlines(text: string): string {
   return text.replace(/\n+$/, '')
+}
+
+/** Commands that print nothing when they succeed (Claude Code 2.1.332's list, read from the binary). */
+const SILENT_COMMANDS: ReadonlySet<string> = new Set([
+  'mv',
+  'cp',
+  'rm',
+  'mkdir',
+  'rmdir',
+  'chmod',
+  'chown',
+  'chgrp',
+  'touch',
+  'ln',
+  'cd',
+  'export',
+  'unset',
+  'wait',
+])
+
+/** Bash's `noOutputExpected`: every command of the line is one that prints nothing on success (observed for touch, mkdir, rm). */
+function noOutputExpected(command: unknown): boolean {
+  if (typeof command !== 'string') return false
+  const commands = splitBashCommand(command)?.commands ?? []
+  const names = commands.map((simple) => simple.trim().split(/\s+/, 1)[0] ?? '').filter((name) => name !== '')
+  return names.length > 0 && names.every((name) => SILENT_COMMANDS.has(name))
 }

@@ -112,19 +112,19 @@ export function bashNeedsApproval(command: string, context: BashModeContext, lef
   const toCheck = (left ?? parts).filter((part) => !part.inShellScript)
   const compound = parts.filter((part) => !part.inShellScript).length > 1
   if (toCheck.length === 0) return undefined
-  if (/\$\(|`/.test(command)) return generic(PERMISSION_TEXTS.nestedCommand)
-  if (/(?:^|[;&|]\s*)\(/.test(command.trim())) return generic(PERMISSION_TEXTS.shellOperators)
+  if (/\$\(|`/.test(command)) return unsuggested(PERMISSION_TEXTS.nestedCommand)
+  if (/(?:^|[;&|]\s*)\(/.test(command.trim())) return unsuggested(PERMISSION_TEXTS.shellOperators)
   for (const part of toCheck) {
     const words = shellWords(part.text)
     if (words === undefined || words.length === 0) return generic(PERMISSION_TEXTS.commandNeedsApproval)
     const redirect = outputRedirection(part.text, context.cwd)
     if (redirect !== undefined) {
       if (context.acceptEdits && inWorkingDirectories(redirect, context.workingDirectories)) continue
-      return fileApproval(`Output redirection to '${redirect}'`, redirect, context)
+      return fileApproval(`Output redirection to '${redirect}'`, redirect, context, 'redirection')
     }
     const unwrapped = shellWords(part.allowForms.at(-1) ?? part.text) ?? words
     const name = unwrapped[0]?.text ?? ''
-    if (name === 'eval') return generic(PERMISSION_TEXTS.evalCommand)
+    if (name === 'eval') return unsuggested(PERMISSION_TEXTS.evalCommand)
     if (WRITES_FILES.has(name)) {
       const targets = unwrapped
         .slice(1)
@@ -138,7 +138,7 @@ export function bashNeedsApproval(command: string, context: BashModeContext, lef
     }
     const reader = readOnlyForm(part.text)
     const action = reader?.name === 'find' ? FIND_ACTION.exec(part.text)?.[1] : undefined
-    if (action !== undefined) return generic(PERMISSION_TEXTS.findExec(action))
+    if (action !== undefined) return unsuggested(PERMISSION_TEXTS.findExec(action))
     if (reader === undefined) {
       return generic(compound ? PERMISSION_TEXTS.partNeedsApproval(part.text) : PERMISSION_TEXTS.commandNeedsApproval)
     }
@@ -170,21 +170,30 @@ function readOnlyForm(text: string): { name: string; args: string[] } | undefine
 }
 
 /** The file a `>`/`>>` redirection writes (not a descriptor duplication, not /dev/null). */
-function outputRedirection(text: string, cwd: string): string | undefined {
+export function outputRedirection(text: string, cwd: string): string | undefined {
   const match = /(?:^|[^<>&\d])\d*>>?\s*([^\s&|;<>]+)/.exec(text)
   const target = match?.[1]
   if (target === undefined || target === '/dev/null' || target.startsWith('&')) return undefined
   return resolve(cwd, target.replace(/^['"]|['"]$/g, ''))
 }
 
-function fileApproval(subject: string, path: string, context: BashModeContext): BashApproval {
+/** An ask Claude Code offers no rule for (its reason names a construct, not a command): `permission_suggestions: []`. */
+function unsuggested(message: string): BashApproval {
+  return { message, suggestions: [] }
+}
+
+/**
+ * A command's file access that needs approval. Inside the working directories Claude Code suggests adding the folder
+ * and, for a command (not a redirection, observed), acceptEdits.
+ */
+function fileApproval(subject: string, path: string, context: BashModeContext, kind: 'command' | 'redirection' = 'command'): BashApproval {
   const dirs = listDirectories(context.workingDirectories)
   if (inWorkingDirectories(path, context.workingDirectories)) {
     return {
       message: `${subject} needs approval. The path is inside the working directories for this session (${dirs}), and Claude Code asks before a shell command creates, changes or removes files there.`,
       suggestions: [
         { type: 'addDirectories', directories: [context.cwd], destination: 'session' },
-        { type: 'setMode', mode: 'acceptEdits', destination: 'session' },
+        ...(kind === 'command' ? [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] : []),
       ],
     }
   }

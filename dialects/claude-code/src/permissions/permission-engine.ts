@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path'
 import type { PermissionMode } from '../io/payload.js'
-import { bashNeedsApproval } from './bash-mode-check.js'
+import { bashNeedsApproval, outputRedirection } from './bash-mode-check.js'
 import { bashSubcommands, type Subcommand } from './bash-subcommands.js'
 import { PERMISSION_TEXTS } from './permission-texts.js'
 import {
@@ -114,11 +114,24 @@ function decideBash(settings: ClaudePermissionSettings, command: string, context
   const parts = bashSubcommands(command)
   const readDenied = readDenyCovering(settings, parts ?? [], context)
   if (readDenied !== undefined) return { behavior: 'deny', message: PERMISSION_TEXTS.bashDenied(command), rule: readDenied }
-  if (inScript !== undefined) return { behavior: 'ask', message: PERMISSION_TEXTS.deniedInShellScript, rule: inScript }
+  if (inScript !== undefined) {
+    return { behavior: 'ask', message: PERMISSION_TEXTS.deniedInShellScript, rule: inScript, suggestions: [] }
+  }
   const asked = bashRules('ask').find((rule) => bashRuleCovers(rule, command) !== undefined)
   if (asked !== undefined) return { behavior: 'ask', message: PERMISSION_TEXTS.notGranted('Bash'), rule: asked }
   const allows = bashRules('allow')
-  const left = allows.length === 0 ? parts : subcommandsNotAllowed(allows, command)
+  // An allow rule covers a command, not where it writes: a part with an output redirection is still checked (observed:
+  // `Bash(echo:*)` and `echo a > o.txt` asks).
+  const uncovered = allows.length === 0 ? parts : subcommandsNotAllowed(allows, command)
+  const left =
+    uncovered === undefined
+      ? undefined
+      : [
+          ...uncovered,
+          ...(parts ?? []).filter(
+            (part) => !uncovered.some((left) => left.text === part.text) && outputRedirection(part.text, context.cwd) !== undefined,
+          ),
+        ]
   if (allows.length > 0 && left !== undefined && left.length === 0) return { behavior: 'allow', rule: allows[0]! }
   const call = { toolName: 'Bash', input: { command } }
   if (context.mode === undefined || context.mode === 'bypassPermissions') return decideByMode(call, context, undefined)

@@ -43,6 +43,7 @@ export function resolvePermissionSettings(
     additionalDirectories: [],
     managedRulesOnly: documents.some((document) => document.report.source === 'managed' && document.report.error !== undefined),
   }
+  let refusedBypass: string | undefined
   for (const document of documents) {
     const { content, report } = document
     if (content === undefined) continue
@@ -66,7 +67,7 @@ export function resolvePermissionSettings(
       if (behavior === 'allow' && untrusted && rules.length > 0) ignoreUntrusted(rules.length, 'allow')
       else settings.rules.push(...rules)
     }
-    readDefaultMode(document, permissions.defaultMode, settings, warnings)
+    if (readDefaultMode(document, permissions.defaultMode, settings, warnings) === 'refused') refusedBypass ??= document.report.path
     const disable = permissions.disableBypassPermissionsMode
     if (disable === 'disable') settings.disableBypassPermissionsMode = true
     else if (disable !== undefined) {
@@ -77,6 +78,8 @@ export function resolvePermissionSettings(
     else settings.additionalDirectories.push(...directories)
   }
   if (settings.managedRulesOnly) settings.rules = settings.rules.filter((rule) => rule.source === 'managed')
+  // The project asked for a mode, just not one it may grant itself: the session starts in default mode, as in Claude Code.
+  if (settings.defaultMode === undefined && refusedBypass !== undefined) settings.defaultMode = { mode: 'default', path: refusedBypass }
   return settings
 }
 
@@ -93,15 +96,23 @@ function readManagedRulesOnly(document: SettingsDocument, settings: ClaudePermis
   } else if (value) settings.managedRulesOnly = true
 }
 
-function readDefaultMode(document: SettingsDocument, mode: unknown, settings: ClaudePermissionSettings, warnings: string[]): void {
+/** Reads `defaultMode` into `settings`; `refused` when it was bypassPermissions from the project's own files. */
+function readDefaultMode(
+  document: SettingsDocument,
+  mode: unknown,
+  settings: ClaudePermissionSettings,
+  warnings: string[],
+): 'refused' | undefined {
   const { report } = document
-  if (mode === undefined || settings.defaultMode !== undefined) return
+  if (mode === undefined || settings.defaultMode !== undefined) return undefined
   const parsed = typeof mode === 'string' ? parsePermissionMode(mode) : undefined
   if (parsed === undefined) {
     warnings.push(`${report.path}: permissions.defaultMode ${JSON.stringify(mode)} is not a permission mode; ignored`)
   } else if (parsed === 'bypassPermissions' && REPOSITORY_SOURCES.has(report.source)) {
     warnings.push(`${report.path}: permissions.defaultMode "bypassPermissions" is not taken from project settings; ignored`)
+    return 'refused'
   } else settings.defaultMode = { mode: parsed, path: report.path }
+  return undefined
 }
 
 /**

@@ -136,7 +136,7 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
       : {
           tool_name: view.toolName,
           tool_input: view.toolInput,
-          tool_response: toolResponse(view.toolName, result),
+          tool_response: toolResponse(view.toolName, result, view.toolInput),
           tool_use_id: call.id,
           duration_ms: durationMs,
           mcp_server: mcpServerOf(call.name),

@@ -68,7 +68,10 @@ export function tapTranscript(kernel: KernelApi, ctx: TapContext): void {
   })
   kernel.hooks.toolPostExecute.tap({ name, stage: STAGE_GUARD }, (decision, { session, call, result }) => {
     const writer = ctx.states.get(session)?.transcript
-    if (writer && !result.isError) writer.toolResponse(call.id, toolResponse(claudeView(ctx, session, call).toolName, result))
+    if (writer && !result.isError) {
+      const view = claudeView(ctx, session, call)
+      writer.toolResponse(call.id, toolResponse(view.toolName, result, view.toolInput))
+    }
     return decision
   })
 }
