@@ -29,6 +29,10 @@ async function runOnce(h: ReturnType<typeof harness>) {
   return toolOutputs(result.messages)
 }
 
+/** A request through the proxy the sandbox is given (HTTP_PROXY), with Node: no curl needed. */
+const get = (url: string) =>
+  `node -e 'const u=new URL(process.env.HTTP_PROXY);require("http").get({host:u.hostname,port:u.port,path:${JSON.stringify(url)}},(r)=>r.pipe(process.stdout)).on("error",(e)=>console.log("error",e.code))'`
+
 const call = (id: string, command: string, extra: Record<string, unknown> = {}) => ({
   tool_calls: [{ id, name: 'shell', input: { command, ...extra } }],
 })
@@ -66,19 +70,26 @@ describe.skipIf(process.platform !== 'linux')('sandbox.enabled', () => {
   })
 
   it('the network goes through the proxy: allowed domains reach the host, others get Claude Code’s refusal', async () => {
-    const get = (url: string) =>
-      `node -e 'const u=new URL(process.env.HTTP_PROXY);require("http").get({host:u.hostname,port:u.port,path:${JSON.stringify(url)}},(r)=>r.pipe(process.stdout)).on("error",(e)=>console.log("error",e.code))'`
     const h = harness({
       script: [call('c1', get(`http://127.0.0.1:${port}/`)), call('c2', get('http://blocked.test/')), { text: 'done' }],
-      settings: {
-        sandbox: { enabled: true, network: { allowedDomains: ['127.0.0.1'] } },
-        permissions: { defaultMode: 'bypassPermissions' },
-      },
-      options: { permissionMode: 'bypassPermissions' },
+      settings: { sandbox: { enabled: true, autoAllowBashIfSandboxed: true, network: { allowedDomains: ['127.0.0.1'] } } },
+      options: { permissionMode: 'default' },
     })
     expect(await runOnce(h)).toEqual([
       'hello from the host',
       'Connection blocked by network allowlist\n<sandbox_violations>\ndeny network-outbound blocked.test:80 (user denied)\n</sandbox_violations>',
+    ])
+  })
+
+  it('under bypassPermissions an unlisted host goes through; a denied domain (or a WebFetch deny) is refused as on the deny list', async () => {
+    const h = harness({
+      script: [call('c1', get(`http://127.0.0.1:${port}/`)), call('c2', get('http://denied.test/')), { text: 'done' }],
+      settings: { sandbox: { enabled: true }, permissions: { deny: ['WebFetch(domain:denied.test)'] } },
+      options: { permissionMode: 'bypassPermissions' },
+    })
+    expect(await runOnce(h)).toEqual([
+      'hello from the host',
+      'Connection blocked by network allowlist\n<sandbox_violations>\ndeny network-outbound denied.test:80 (host is on the deny list)\n</sandbox_violations>',
     ])
   })
 
@@ -115,6 +126,13 @@ describe.skipIf(process.platform !== 'linux')('sandbox.enabled', () => {
     await runOnce(h)
     expect(existsSync(join(outside, 'excluded'))).toBe(true)
     expect(existsSync(join(outside, 'asked'))).toBe(true)
+    // In any other mode the request to run outside is asked about (and refused here: no approver).
+    const askedFor = harness({
+      script: [call('c1', 'ls', { sandbox_permissions: 'require_escalated' }), { text: 'done' }],
+      settings: { sandbox: { enabled: true, autoAllowBashIfSandboxed: true } },
+      options: { permissionMode: 'default' },
+    })
+    expect(await runOnce(askedFor)).toEqual(['Run outside of the sandbox'])
     const kept = harness({
       script: [call('c1', `mkdir ${outside}/kept-in`, { sandbox_permissions: 'require_escalated' }), { text: 'done' }],
       settings: { sandbox: { enabled: true, allowUnsandboxedCommands: false }, permissions: { defaultMode: 'bypassPermissions' } },

@@ -71,6 +71,8 @@ describe.skipIf(process.platform !== 'linux')('a confinement on top of the polic
       'cat .env; ls hidden; cat hidden/key',
     )
     expect(hidden.stdout).not.toContain('SECRET')
+    expect(hidden.stderr).toContain('.env: Permission denied')
+    expect(hidden.stderr).toContain("cannot open directory 'hidden': Permission denied")
     expect(readFileSync(join(cwd, '.env'), 'utf8')).toBe('SECRET-FILE\n')
   })
 

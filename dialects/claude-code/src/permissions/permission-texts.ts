@@ -19,6 +19,8 @@ export const PERMISSION_TEXTS = {
   evalCommand: "'eval' evaluates arguments as shell code",
   findExec: (option: string) =>
     `find with '${option}' executes commands or modifies files — cannot be auto-allowed by a Bash(find:*) prefix rule`,
+  /** The model asked to run a command outside the sandbox. */
+  runOutsideSandbox: 'Run outside of the sandbox',
   /** plan: an edit asks, saying why it cannot run. */
   planWrite: (path: string) => `Cannot write to ${path} while in plan mode.`,
   /** auto and plan: what needs the classifier's word, which the kernel does not have. */

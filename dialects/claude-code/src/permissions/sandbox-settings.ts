@@ -113,9 +113,15 @@ function sandboxPath(entry: string, cwd: string, home: string): string {
   return isAbsolute(entry) ? resolve(entry) : resolve(cwd, entry)
 }
 
-/** Whether a host is reachable under the domain lists: a denied match wins; `*.x.com` covers subdomains only. */
-export function domainAllowed(host: string, network: ClaudeSandboxSettings['network']): boolean {
+/**
+ * What the sandbox's network makes of a host (Claude Code 2.1.332, observed): a denied domain is refused in every mode
+ * (`deny-list`); an allowed one goes through; any other goes through under bypassPermissions and is otherwise refused
+ * (`user`: Claude Code would ask, and nobody at a proxy can answer). `*.x.com` covers subdomains only; `127.0.0.1` is
+ * not `localhost`.
+ */
+export function hostVerdict(host: string, network: ClaudeSandboxSettings['network'], bypass: boolean): 'allow' | 'deny-list' | 'user' {
   const matches = (pattern: string) => (pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) : host === pattern)
-  if (network.deniedDomains.some(matches)) return false
-  return network.allowedDomains.some(matches)
+  if (network.deniedDomains.some(matches)) return 'deny-list'
+  if (bypass || network.allowedDomains.some(matches)) return 'allow'
+  return 'user'
 }

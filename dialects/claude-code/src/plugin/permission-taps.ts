@@ -1,5 +1,6 @@
 import type { KernelApi, PreToolDecision, SandboxConfinement, ToolCall } from '@harness-kernel/kernel'
 import type { ClaudeToolView } from '../io/tool-presentation.js'
+import { PERMISSION_TEXTS } from '../permissions/index.js'
 import { PLUGIN_NAME } from '../render/hook-text.js'
 import type { SessionSandbox } from './session-sandbox.js'
 import { claudeView, runFor, stateOf, type TapContext } from './tap-context.js'
@@ -41,6 +42,13 @@ export function tapPermissionsAfterHooks(kernel: KernelApi, ctx: TapContext): vo
     let verdict = state.permissions.decide({ toolName: view.toolName, input: view.toolInput })
     const context = decision.context ? { context: decision.context } : {}
     const confine = await sandboxConfinement(state.permissions.sandbox, view, call)
+    // The model asked to run outside the sandbox (Claude Code's dangerouslyDisableSandbox): that is asked about in every
+    // mode but bypassPermissions (observed: "Run outside of the sandbox", no suggestions), unless a rule denies first.
+    if (unsandboxedRequest(state.permissions.sandbox, view, call) && verdict.behavior !== 'deny') {
+      const mode = state.permissions.mode
+      if (mode === 'dontAsk') verdict = { behavior: 'deny', message: PERMISSION_TEXTS.dontAsk('Bash') }
+      else if (mode !== 'bypassPermissions') verdict = { behavior: 'ask', message: PERMISSION_TEXTS.runOutsideSandbox }
+    }
     // autoAllowBashIfSandboxed: a sandboxed command needs no prompt of the mode's (a rule's ask still holds).
     if (
       confine !== undefined &&
@@ -86,6 +94,12 @@ export function tapPermissionsAfterHooks(kernel: KernelApi, ctx: TapContext): vo
  * off, the call is not a Bash line, or it runs outside: `excludedCommands`, or the model asked and
  * `allowUnsandboxedCommands` lets it).
  */
+/** A Bash call the model asked to run outside Claude Code's sandbox, where the sandbox is on and lets it. */
+function unsandboxedRequest(sandbox: SessionSandbox, view: ClaudeToolView, call: ToolCall): boolean {
+  if (!sandbox.enabled || view.toolName !== 'Bash' || !sandbox.settings.allowUnsandboxedCommands) return false
+  return (call.input as { sandbox_permissions?: unknown } | null)?.sandbox_permissions === 'require_escalated'
+}
+
 async function sandboxConfinement(sandbox: SessionSandbox, view: ClaudeToolView, call: ToolCall): Promise<SandboxConfinement | undefined> {
   if (!sandbox.enabled || view.toolName !== 'Bash') return undefined
   const command = (view.toolInput as { command?: unknown }).command

@@ -53,6 +53,7 @@ export class SessionPermissions {
       cwd: options.cwd,
       projectDir: options.projectDir,
       workingDirectories: this.context.workingDirectories,
+      mode: this.mode,
     })
   }
 

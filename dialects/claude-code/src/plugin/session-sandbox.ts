@@ -2,9 +2,10 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { homedir, userInfo } from 'node:os'
 import { join, resolve } from 'node:path'
 import { type FilteringProxy, type SandboxConfinement, startFilteringProxy } from '@harness-kernel/kernel'
+import type { PermissionMode } from '../io/payload.js'
 import { bashSubcommands } from '../permissions/bash-subcommands.js'
 import { subcommandsNotAllowed } from '../permissions/rule-match.js'
-import { type ClaudeSandboxSettings, domainAllowed } from '../permissions/sandbox-settings.js'
+import { type ClaudeSandboxSettings, hostVerdict } from '../permissions/sandbox-settings.js'
 import type { ClaudePermissionSettings, PermissionRule } from '../permissions/types.js'
 
 /**
@@ -34,6 +35,8 @@ export interface SessionSandboxOptions {
   cwd: string
   projectDir: string
   workingDirectories: readonly string[]
+  /** The mode in force: under bypassPermissions the network lets unlisted hosts through. */
+  mode: PermissionMode | undefined
   homeDir?: string
 }
 
@@ -110,7 +113,7 @@ export class SessionSandbox {
   violations(callId: string): string {
     const from = this.#blockedFrom.get(callId)
     this.#blockedFrom.delete(callId)
-    const lines = from === undefined ? [] : this.#blocked.slice(from).map((target) => `deny network-outbound ${target} (user denied)`)
+    const lines = from === undefined ? [] : this.#blocked.slice(from).map((target) => `deny network-outbound ${target}`)
     return lines.length === 0 ? '' : `\n<sandbox_violations>\n${lines.join('\n')}\n</sandbox_violations>`
   }
 
@@ -122,17 +125,23 @@ export class SessionSandbox {
 
   #startProxy(): Promise<FilteringProxy> {
     const { settings, permissions } = this.#options
-    // `WebFetch(domain:…)` allows reach the sandbox's network too, as in Claude Code.
-    const fetchDomains = permissions.rules.flatMap((rule) =>
-      rule.tool === 'WebFetch' && rule.behavior === 'allow' && rule.content?.startsWith('domain:')
-        ? [rule.content.slice('domain:'.length).trim().toLowerCase()]
-        : [],
-    )
-    const network = { ...settings.network, allowedDomains: [...settings.network.allowedDomains, ...fetchDomains] }
+    // `WebFetch(domain:…)` rules reach the sandbox's network too, as in Claude Code.
+    const fetchDomains = (behavior: PermissionRule['behavior']) =>
+      permissions.rules.flatMap((rule) =>
+        rule.tool === 'WebFetch' && rule.behavior === behavior && rule.content?.startsWith('domain:')
+          ? [rule.content.slice('domain:'.length).trim().toLowerCase()]
+          : [],
+      )
+    const network = {
+      allowedDomains: [...settings.network.allowedDomains, ...fetchDomains('allow')],
+      deniedDomains: [...settings.network.deniedDomains, ...fetchDomains('deny')],
+    }
+    const bypass = this.#options.mode === 'bypassPermissions'
     this.#proxy ??= startFilteringProxy({
-      allows: (host) => domainAllowed(host, network),
+      allows: (host) => hostVerdict(host, network, bypass) === 'allow',
       onBlocked: (host, port) => {
-        this.#blocked.push(`${host}:${port}`)
+        const why = hostVerdict(host, network, bypass) === 'deny-list' ? 'host is on the deny list' : 'user denied'
+        this.#blocked.push(`${host}:${port} (${why})`)
       },
     })
     return this.#proxy
