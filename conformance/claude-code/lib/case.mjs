@@ -1,12 +1,12 @@
 // One scenario's directory, the same layout on both sides, so normalized paths compare:
 //   <case>/state/proj     the project and the session's cwd (CLAUDE_PROJECT_DIR); .claude/settings.json
-//   <case>/state/config   CLAUDE_CONFIG_DIR (no user settings.json: the hooks are project hooks)
+//   <case>/state/config   CLAUDE_CONFIG_DIR (user settings.json only with `userSettings`; .claude.json with `trusted`)
 //   <case>/state/home     HOME
 //   <case>/run            RC_OUT: what hook.sh records (real side: also stream.jsonl, server/)
 //   <case>/modes          the behaviour scripts of a scenario with inline `modes`
 //   <case>/sessions       kernel only: the session logs
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { MCP_SERVER_SCRIPT } from '../../lib/real-clients.mjs'
 import { hookScript, modesDir } from './env.mjs'
 
@@ -59,12 +59,52 @@ export function writeMcpJson(scenario, layout) {
   )
 }
 
-/** The scenario's `--settings` file (settingsFlag), rendered into the case directory; undefined without one. */
+/**
+ * The scenario's `--settings` value: a file rendered into the case directory from `settingsFlag` (its "hooks") and
+ * `settingsFlagExtra` (its other top-level keys), or that JSON itself with `settingsFlagInline`; undefined without one.
+ */
 export function writeSettingsFlag(scenario, layout) {
-  if (!scenario.settingsFlag) return undefined
+  if (!scenario.settingsFlag && !scenario.settingsFlagExtra) return undefined
+  const text = renderSettings(scenario.settingsFlag, scenario.settingsFlagExtra)
+  if (scenario.settingsFlagInline) return JSON.stringify(JSON.parse(text))
   const file = join(layout.dir, 'settings-flag.json')
-  writeFileSync(file, renderSettings(scenario.settingsFlag))
+  writeFileSync(file, text)
   return file
+}
+
+/** The prompt placeholders: `@PROJECT@`, `@CONFIG@`, `@HOME@`, `@CASE@` (the case directory, outside the project). */
+export function expandPlaceholders(text, layout) {
+  return text
+    .split('@PROJECT@')
+    .join(layout.proj)
+    .split('@CONFIG@')
+    .join(layout.config)
+    .split('@HOME@')
+    .join(layout.home)
+    .split('@CASE@')
+    .join(layout.dir)
+}
+
+/**
+ * What a scenario puts in the case before the run, the same on both sides: `userSettings` ($CLAUDE_CONFIG_DIR/settings.json),
+ * `localSettings` (.claude/settings.local.json), `trusted` ($CLAUDE_CONFIG_DIR/.claude.json with the project's
+ * `hasTrustDialogAccepted`), `files` (project-relative path → content; `@PROJECT@` and the other placeholders work in
+ * paths and contents). Settings objects may hold "hooks" with `@HOOK@`.
+ */
+export function writeCaseFiles(scenario, layout) {
+  for (const p of [layout.proj, layout.config, layout.home]) mkdirSync(p, { recursive: true })
+  const writeJson = (file, value) => {
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, `${JSON.stringify(value, null, 2).split('@HOOK@').join(hookScript())}\n`)
+  }
+  if (scenario.userSettings) writeJson(join(layout.config, 'settings.json'), scenario.userSettings)
+  if (scenario.localSettings) writeJson(join(layout.proj, '.claude', 'settings.local.json'), scenario.localSettings)
+  if (scenario.trusted) writeJson(join(layout.config, '.claude.json'), { projects: { [layout.proj]: { hasTrustDialogAccepted: true } } })
+  for (const [rel, content] of Object.entries(scenario.files ?? {})) {
+    const file = resolve(layout.proj, expandPlaceholders(rel, layout))
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, expandPlaceholders(content, layout))
+  }
 }
 
 /** Paths to placeholders, for payloads, env values and model-visible text. */

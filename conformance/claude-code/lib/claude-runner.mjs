@@ -4,14 +4,32 @@ import { join } from 'node:path'
 import { readText } from '../../lib/files.mjs'
 import { lastLines, runProcess } from '../../lib/process.mjs'
 import { claudeOutcome, collectHookCalls, readClaudeRequests, readClaudeStream } from './capture.mjs'
-import { caseLayout, casePathMap, modeDirFor, settingsTemplate, writeMcpJson, writeModes, writeSettingsFlag } from './case.mjs'
+import {
+  caseLayout,
+  casePathMap,
+  expandPlaceholders,
+  modeDirFor,
+  settingsTemplate,
+  writeCaseFiles,
+  writeMcpJson,
+  writeModes,
+  writeSettingsFlag,
+} from './case.mjs'
 import { CLASSIC_MODEL, cleanEnv, hookScript, runCliScript } from './env.mjs'
 import { claudeRequestItems, hookTexts, Labeler, normalizeHookCalls, normalizePaths, splitConversations } from './normalize.mjs'
 
+/** The permission-mode arguments: `permissionMode` (null: none), else `bypass` (--dangerously-skip-permissions). */
+export function modeArgs(scenario) {
+  if (scenario.permissionMode === null) return []
+  if (scenario.permissionMode !== undefined) return ['--permission-mode', scenario.permissionMode]
+  return scenario.bypass ? ['--dangerously-skip-permissions'] : []
+}
+
 /** The `claude -p` arguments of a scenario (after the prompt). */
-export function claudeArgs(scenario, settingsFlagFile) {
+export function claudeArgs(scenario, settingsFlagFile, layout) {
   return [
-    ...(scenario.bypass ? ['--dangerously-skip-permissions'] : []),
+    ...modeArgs(scenario),
+    ...scenario.addDirs.flatMap((d) => ['--add-dir', expandPlaceholders(d, layout)]),
     ...(scenario.rendering === 'classic' ? ['--model', CLASSIC_MODEL] : []),
     ...(settingsFlagFile ? ['--settings', settingsFlagFile] : []),
     ...scenario.args,
@@ -28,7 +46,8 @@ export async function runCli(
   scenario,
   { modeDir, template, settingsFlagFile, timeoutMs, run = 'run', prompt = scenario.prompt, extraArgs = [] },
 ) {
-  const args = [run, prompt, ...claudeArgs(scenario, settingsFlagFile), ...extraArgs]
+  const layout = caseLayout(dir)
+  const args = [run, expandPlaceholders(prompt, layout), ...claudeArgs(scenario, settingsFlagFile, layout), ...extraArgs]
   const { code, stdout, stderr } = await runProcess(runCliScript(), args, {
     env: cleanEnv({
       OUT: dir,
@@ -56,6 +75,7 @@ export async function runClaudeScenario(scenario, root) {
     writeFileSync(template, settingsTemplate(scenario.hooks, scenario.settingsExtra))
   }
   writeMcpJson(scenario, layout)
+  writeCaseFiles(scenario, layout)
   const settingsFlagFile = writeSettingsFlag(scenario, layout)
   const modeDir = modeDirFor(scenario, layout)
   const started = Date.now()

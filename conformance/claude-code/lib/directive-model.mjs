@@ -11,11 +11,19 @@
 //   * otherwise reply `FINAL reply to request #N`.
 //   N is the 1-based number of the request (the fake server counts every request it gets).
 //   A request without the shell tool gets `side-reply #N`.
-// Claude's tool names map to the kernel's tools: Bash -> shell, Read -> read_file, Write -> write_file, Edit -> edit_file.
+// Claude's tool names map to the kernel's tools: Bash -> shell, Read -> read_file, Write -> write_file, Edit -> edit_file
+// (whose `file_path` is the kernel tools' `path`, in the same place).
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 
 export const KERNEL_TOOL = { Bash: 'shell', Read: 'read_file', Write: 'write_file', Edit: 'edit_file' }
+const FILE_TOOLS = ['Read', 'Write', 'Edit']
+
+/** A Claude tool input as the kernel tool's: `file_path` of the file tools becomes `path` (key order kept). */
+export function kernelInput(name, input) {
+  if (!FILE_TOOLS.includes(name) || !input || typeof input !== 'object') return input
+  return Object.fromEntries(Object.entries(input).map(([k, v]) => [k === 'file_path' ? 'path' : k, v]))
+}
 
 const stripReminders = (t) => t.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '')
 
@@ -60,7 +68,9 @@ export function reply(request, n) {
   if (k < tools.length) {
     const tool = tools[k]
     return {
-      content: [{ type: 'tool_call', id: `toolu_fake_${n}`, name: KERNEL_TOOL[tool.name] ?? tool.name, input: tool.input }],
+      content: [
+        { type: 'tool_call', id: `toolu_fake_${n}`, name: KERNEL_TOOL[tool.name] ?? tool.name, input: kernelInput(tool.name, tool.input) },
+      ],
       stopReason: 'tool_use',
       slow,
     }

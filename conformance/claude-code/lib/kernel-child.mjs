@@ -23,24 +23,8 @@ async function hooksSettled(timeline, ms) {
   return false
 }
 
-/**
- * Stands in for Claude Code's permission engine in default mode (scenario `kernelPolicy: 'ask-shell'`):
- * after the dialect's PreToolUse tap, a shell call that no hook allowed, rewrote or denied needs
- * approval, so `tools/permission-request` (PermissionRequest hooks) runs.
- */
-const askShellPolicy = {
-  name: 'conformance-ask-shell-policy',
-  setup(kernel) {
-    kernel.hooks.toolPreExecute.tapPromise('conformance-ask-shell-policy', async (decision, { call }) => {
-      if (call.name !== 'shell' || decision.kind !== 'allow' || decision.input !== undefined || decision.halt) return decision
-      return {
-        kind: 'ask',
-        reason: 'a permission prompt would show (Claude Code default mode)',
-        ...(decision.context ? { context: decision.context } : {}),
-      }
-    })
-  },
-}
+/** The kernel's guardrails as `claude -p` has them: none (Claude Code's permission rules and modes are the dialect's). */
+const CLAUDE_P_GUARDRAILS = { sandbox: 'danger-full-access', approvals: 'never' }
 
 await kernelChild(
   async (job, result) => {
@@ -56,12 +40,14 @@ await kernelChild(
         managedSettingsPath: false,
         settings: job.settings,
         rendering: job.rendering,
-        permissionMode: job.permissionMode,
+        permissionMode: job.permissionMode ?? undefined,
+        additionalDirectories: job.additionalDirectories,
         effort: job.effort ?? undefined,
         model: job.model,
       })
-      const plugins = [directiveModel({ recordTo }), tools(), hooks]
-      if (job.kernelPolicy === 'ask-shell') plugins.push(askShellPolicy)
+      // as `claude -p`: no OS sandbox and no second approval layer (the kernel's default would sandbox commands and ask
+      // before a forced `rm`); the dialect's permission engine is the only one, as Claude Code's is
+      const plugins = [directiveModel({ recordTo }), tools(CLAUDE_P_GUARDRAILS), hooks]
       if (subagents) plugins.push(subagents({ tools: 'claude-code' }))
       if (mcp) {
         const { servers, warnings } = loadClaudeCodeMcpServers({ projectDir: job.projectDir, configDir: job.configDir })

@@ -5,7 +5,17 @@ import { join, resolve } from 'node:path'
 import { readJsonLines } from '../../lib/files.mjs'
 import { probeModules, runKernelJob } from '../../lib/kernel-side.mjs'
 import { collectHookCalls } from './capture.mjs'
-import { caseLayout, casePathMap, modeDirFor, renderSettings, writeMcpJson, writeModes, writeSettingsFlag } from './case.mjs'
+import {
+  caseLayout,
+  casePathMap,
+  expandPlaceholders,
+  modeDirFor,
+  renderSettings,
+  writeCaseFiles,
+  writeMcpJson,
+  writeModes,
+  writeSettingsFlag,
+} from './case.mjs'
 import { cleanEnv, hookScript, REPO_ROOT } from './env.mjs'
 import { hookTexts, kernelRequestItems, Labeler, normalizeHookCalls, normalizePaths, splitConversations } from './normalize.mjs'
 
@@ -41,24 +51,27 @@ export async function runKernelScenario(scenario, root) {
     writeFileSync(join(layout.proj, '.claude', 'settings.json'), renderSettings(scenario.hooks, scenario.settingsExtra))
   }
   writeMcpJson(scenario, layout)
+  writeCaseFiles(scenario, layout)
   const settingsFlagFile = writeSettingsFlag(scenario, layout)
   writeModes(scenario, layout)
   const modeDir = modeDirFor(scenario, layout)
   const job = {
-    prompt: scenario.prompt,
+    prompt: expandPlaceholders(scenario.prompt, layout),
     projectDir: layout.proj,
     configDir: layout.config,
     sessionsDir: layout.sessions,
     // the --settings sources of the real run
     settings: settingsFlagFile ? [settingsFlagFile] : [],
-    kernelPolicy: scenario.kernelPolicy ?? null,
     // MCP servers: read with loadClaudeCodeMcpServers (project .mcp.json, user .claude.json), run by mcp()
     mcp: Boolean(scenario.mcpJson),
     // `subagents: true`: subagents({ tools: 'claude-code' }) (Claude Code's Agent tool)
     subagents: scenario.subagents,
     runDir: layout.run,
     rendering: scenario.rendering,
-    permissionMode: scenario.bypass ? 'bypassPermissions' : 'default',
+    // `permissionMode` as given (null: none, the settings' defaultMode decides); without one, `bypass` decides
+    permissionMode: scenario.permissionMode !== undefined ? scenario.permissionMode : scenario.bypass ? 'bypassPermissions' : 'default',
+    // --add-dir
+    additionalDirectories: scenario.addDirs.map((d) => expandPlaceholders(d, layout)),
     // Claude's default model has effort "medium"; claude-sonnet-4-5 has none (spec §4, §5)
     effort: scenario.rendering === 'system' ? 'medium' : null,
     // The model Claude Code runs in each rendering, as the dialect should name it (SessionStart(compact)'s `model`)

@@ -105,3 +105,24 @@ export const STOP_PREAMBLE =
 
 /** `[[bash:CMD]]` */
 export const bash = (command) => `[[bash:${command}]]`
+
+/**
+ * The permission scenarios' hooks: one recorder `hook.sh <Event> main` per event of `events` (default all 33, so
+ * PermissionRequest, PermissionDenied and anything else Claude fires are recorded), no behaviour.
+ */
+export function recorders(events = ALL_EVENTS) {
+  return Object.fromEntries(events.map((ev) => [ev, [{ hooks: [cmd(ev)] }]]))
+}
+
+/** What a one-tool turn fires with recorders(): `tool` are the tool's events in order (`PreToolUse`, `PermissionRequest`, …). */
+export const turnWith = (...tool) => [
+  'SessionStart/main',
+  'UserPromptSubmit/main',
+  ...tool.map((e) => (e.includes('/') ? e : `${e}/main`)),
+  'PostToolBatch/main',
+  'Stop/main',
+  'SessionEnd/main',
+]
+
+/** `[[tool:NAME:JSON]]` (paths may use the prompt placeholders, e.g. `@PROJECT@/.env`). */
+export const tool = (name, input) => `[[tool:${name}:${JSON.stringify(input)}]]`

@@ -27,8 +27,7 @@ export const RELABEL_KEYS = {
 /**
  * Top-level payload keys whose values the kernel cannot reproduce: only their JSON type is compared
  * (not their content). `duration_ms` is a measured time; the four resume fields are Claude Code's
- * prompt-cache bookkeeping; `permission_suggestions` are the rules Claude's own permission engine
- * proposes (the kernel has no such engine).
+ * prompt-cache bookkeeping. (`permission_suggestions` is compared by value: the dialect has Claude's permission engine.)
  */
 export const TYPE_ONLY_KEYS = [
   'duration_ms',
@@ -36,7 +35,6 @@ export const TYPE_ONLY_KEYS = [
   'context_tokens',
   'prompt_cache_likely_expired',
   'estimated_cache_write_usd',
-  'permission_suggestions',
 ]
 
 /** Hook events that Claude Code runs detached from the loop: compared by invocation, outside the sequence. */
@@ -269,13 +267,21 @@ export function toolBody(side, body, isError) {
     const m = /^Exit code (\d+)(?:\n[\s\S]*)?$/.exec(body)
     if (isError && m) return `<tool failed: exit ${m[1]}>`
     if (body === '(Bash completed with no output)') return '<no output>'
+    const w = CLAUDE_WRITE_DONE.exec(body)
+    if (!isError && w) return `<file written: ${w[1]}>`
   } else {
     const m = /(?:^|\n)\[exit code: (\d+)\]$/.exec(body)
     if (isError && m) return `<tool failed: exit ${m[1]}>`
     if (body === '[no output]') return '<no output>'
+    const w = KERNEL_WRITE_DONE.exec(body)
+    if (!isError && w) return `<file written: ${w[1]}>`
   }
   return body
 }
+
+/** A Write that created a file: Claude's Write and the kernel's write_file word it their own way. */
+const CLAUDE_WRITE_DONE = /^File created successfully at: (.+?)(?: \(file state is current in your context — no need to Read it back\))?$/
+const KERNEL_WRITE_DONE = /^Wrote \d+ bytes to (.+)$/
 
 /** Side-agnostic `toolBody` for tool output texts inside payloads (PostToolBatch `tool_response`). */
 export function toolOutputText(text) {
@@ -284,6 +290,8 @@ export function toolOutputText(text) {
   const kernel = /(?:^|\n)\[exit code: (\d+)\]$/.exec(text)
   if (kernel) return `<tool failed: exit ${kernel[1]}>`
   if (text === '(Bash completed with no output)' || text === '[no output]') return '<no output>'
+  const written = CLAUDE_WRITE_DONE.exec(text) ?? KERNEL_WRITE_DONE.exec(text)
+  if (written) return `<file written: ${written[1]}>`
   return text
 }
 
@@ -307,8 +315,22 @@ function mergeUsers(items) {
   return out
 }
 
-const toolCallText = (name, input) =>
-  (name === 'Bash' || name === 'shell') && typeof input?.command === 'string' ? input.command : `${name} ${JSON.stringify(input ?? {})}`
+/** The kernel's file tools under Claude's names, with `path` as Claude's `file_path` (the directive model's mapping, undone). */
+const CLAUDE_FILE_TOOL = { read_file: 'Read', write_file: 'Write', edit_file: 'Edit' }
+function claudeToolView(name, input) {
+  if (!(name in CLAUDE_FILE_TOOL) || !input || typeof input !== 'object') return { name, input }
+  return {
+    name: CLAUDE_FILE_TOOL[name],
+    input: Object.fromEntries(Object.entries(input).map(([k, v]) => [k === 'path' ? 'file_path' : k, v])),
+  }
+}
+
+const toolCallText = (name0, input0) => {
+  const { name, input } = claudeToolView(name0, input0)
+  return (name === 'Bash' || name === 'shell') && typeof input?.command === 'string'
+    ? input.command
+    : `${name} ${JSON.stringify(input ?? {})}`
+}
 
 /**
  * The items of one Anthropic Messages request body (real Claude Code), normalized; Claude Code's own

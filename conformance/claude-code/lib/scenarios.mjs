@@ -12,10 +12,17 @@ const KNOWN_KEYS = new Set([
   'modes',
   'hooks',
   'settingsFlag',
+  'settingsFlagExtra',
+  'settingsFlagInline',
   'settingsExtra',
+  'userSettings',
+  'localSettings',
+  'trusted',
+  'files',
+  'permissionMode',
+  'addDirs',
   'mcpJson',
   'compactAfter',
-  'kernelPolicy',
   'subagents',
   'renderings',
   'bypass',
@@ -25,6 +32,8 @@ const KNOWN_KEYS = new Set([
   'timeoutMs',
 ])
 const RENDERINGS = ['system', 'classic']
+/** `permissionMode`: Claude's `--permission-mode` values the dialect also takes; null: no mode flag at all. */
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions']
 const EXPECT_KEYS = new Set(['requests', 'subagentRequests', 'hooks', 'detached', 'contains', 'absent', 'outcome'])
 
 function validate(name, s) {
@@ -38,12 +47,20 @@ function validate(name, s) {
     problems.push('hooks is the "hooks" object of the project settings.json (null: no project settings)')
   if (s.settingsFlag !== undefined && (typeof s.settingsFlag !== 'object' || s.settingsFlag === null || Array.isArray(s.settingsFlag)))
     problems.push('settingsFlag is the "hooks" object of a --settings file')
-  for (const key of ['settingsExtra', 'mcpJson'])
+  for (const key of ['settingsExtra', 'settingsFlagExtra', 'userSettings', 'localSettings', 'mcpJson', 'files'])
     if (s[key] !== undefined && (typeof s[key] !== 'object' || s[key] === null || Array.isArray(s[key])))
       problems.push(`${key} must be an object`)
   if (s.compactAfter !== undefined && typeof s.compactAfter !== 'string')
     problems.push('compactAfter is the /compact instructions (a string, may be empty)')
-  if (s.kernelPolicy !== undefined && s.kernelPolicy !== 'ask-shell') problems.push('kernelPolicy must be "ask-shell"')
+  for (const [rel, content] of Object.entries(s.files ?? {}))
+    if (typeof content !== 'string') problems.push(`files["${rel}"] must be a string`)
+  if (s.permissionMode !== undefined && s.permissionMode !== null && !PERMISSION_MODES.includes(s.permissionMode))
+    problems.push(`permissionMode must be null or one of ${PERMISSION_MODES.join(', ')}`)
+  if (s.permissionMode !== undefined && s.bypass !== undefined) problems.push('give bypass or permissionMode, not both')
+  if (s.addDirs !== undefined && (!Array.isArray(s.addDirs) || s.addDirs.some((d) => typeof d !== 'string')))
+    problems.push('addDirs is a list of directories (--add-dir)')
+  for (const key of ['trusted', 'settingsFlagInline'])
+    if (s[key] !== undefined && typeof s[key] !== 'boolean') problems.push(`${key} must be a boolean`)
   if (s.subagents !== undefined && typeof s.subagents !== 'boolean') problems.push('subagents must be a boolean')
   throwProblems(name, problems)
 }
@@ -72,10 +89,18 @@ export async function loadScenarios(filters = []) {
         modes: s.modes,
         hooks: s.hooks === undefined ? standardHooks() : s.hooks,
         settingsFlag: s.settingsFlag,
+        settingsFlagExtra: s.settingsFlagExtra,
+        settingsFlagInline: s.settingsFlagInline ?? false,
         settingsExtra: s.settingsExtra,
+        userSettings: s.userSettings,
+        localSettings: s.localSettings,
+        trusted: s.trusted ?? false,
+        files: s.files ?? {},
+        // undefined: the `bypass` flag decides (--dangerously-skip-permissions, or nothing); null: no mode flag
+        permissionMode: s.permissionMode,
+        addDirs: s.addDirs ?? [],
         mcpJson: s.mcpJson,
         compactAfter: s.compactAfter,
-        kernelPolicy: s.kernelPolicy,
         subagents: s.subagents ?? false,
         rendering,
         bypass: s.bypass ?? true,

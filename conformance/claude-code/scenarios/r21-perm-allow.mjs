@@ -6,8 +6,6 @@ export default {
   description:
     'Default permission mode (no bypass): a Bash call that writes a file in the project asks for permission; the PermissionRequest hook allows it and the tool runs.',
   bypass: false,
-  // the kernel has no permission engine: a policy plugin asks for this call, as Claude's does
-  kernelPolicy: 'ask-shell',
   prompt: 'Write a file. [[bash:echo hi > f.txt]]',
   mode: 'r21-perm-allow',
   expect: { hooks: seq, requests: 2, outcome: 'completed' },

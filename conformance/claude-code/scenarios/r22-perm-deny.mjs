@@ -7,8 +7,6 @@ const seq = without(BASIC_SEQUENCE, 'PostToolUse/dup', 'PostToolUse/main').flatM
 export default {
   description: 'Default permission mode: the PermissionRequest hook denies with a message, which becomes the tool error.',
   bypass: false,
-  // the kernel has no permission engine: a policy plugin asks for this call, as Claude's does
-  kernelPolicy: 'ask-shell',
   prompt: 'Write a file. [[bash:echo hi > f.txt]]',
   mode: 'r22-perm-deny',
   expect: { hooks: seq, requests: 2, contains: ['PERMREQ-DENY-MSG'], outcome: 'completed' },

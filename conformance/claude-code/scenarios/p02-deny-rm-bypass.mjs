@@ -1,0 +1,17 @@
+import { bash, recorders, turnWith } from '../lib/kit.mjs'
+
+export default {
+  description: 'The same deny rule under bypassPermissions: a deny rule still denies, with the same text.',
+  hooks: recorders(),
+  settingsExtra: { permissions: { deny: ['Bash(rm:*)'] } },
+  files: { x: '' },
+  trusted: true,
+  permissionMode: 'bypassPermissions',
+  prompt: `Remove it. ${bash('rm -f @PROJECT@/x')}`,
+  expect: {
+    hooks: turnWith('PreToolUse'),
+    requests: 2,
+    contains: ['Permission to use Bash with command rm -f <PROJECT>/x has been denied.'],
+    outcome: 'completed',
+  },
+}
