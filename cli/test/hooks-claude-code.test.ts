@@ -150,7 +150,7 @@ describe('harness hooks list with Claude Code hooks', () => {
   it('without --dialect, the text lists Codex then Claude Code, and --json prints { dialects: [codex, claude-code] }', async () => {
     const p = claudeProject({
       PreToolUse: [{ matcher: 'Edit|Write', hooks: [command('check-edit.sh', { if: 'Edit(src/**)' })] }],
-      PermissionDenied: [{ hooks: [command('denied.sh')] }],
+      Setup: [{ hooks: [command('setup.sh')] }],
     })
     p.write(p.managed, { disableAllHooks: false, allowedHttpHookUrls: ['https://hooks.example/*'] })
 
@@ -177,9 +177,9 @@ describe('harness hooks list with Claude Code hooks', () => {
     expect(section).toContain(
       [
         'dropped: 1 handler will not run',
-        '  PermissionDenied, command, project: denied.sh',
-        `    key     ${p.projectSettings}:PermissionDenied:0:0`,
-        '    reason  never fired: the kernel has no auto-mode permission classifier',
+        '  Setup, command, project: setup.sh',
+        `    key     ${p.projectSettings}:Setup:0:0`,
+        '    reason  never fired: the kernel has no --init/--maintenance mode',
       ].join('\n'),
     )
     expect(section).toContain('settings:\n  allowedHttpHookUrls = ["https://hooks.example/*"]')
@@ -395,7 +395,7 @@ describe('harness hooks exec claude-code', () => {
   it('unknown and never-fired events, a Codex-only flag and a bad payload are usage errors (exit 2); exec codex still works', async () => {
     const p = claudeProject({ Stop: [{ hooks: [command('echo stop')] }] })
     const valid =
-      'valid events: PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, Notification, UserPromptSubmit, SessionStart, SessionEnd, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, PermissionRequest, MessageDisplay'
+      'valid events: PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, Notification, UserPromptSubmit, SessionStart, SessionEnd, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, PermissionRequest, PermissionDenied, MessageDisplay'
     const unknown = await p.run(['hooks', 'exec', 'claude-code', 'BeforeTool', '--payload', '-'], '{}')
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toBe(`harness: unknown Claude Code event "BeforeTool"; ${valid}\n`)

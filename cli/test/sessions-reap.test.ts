@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { processesNamed } from '../../kernel/test/support/marked-processes.js'
 import { harness, project, readEvents, sessionsIn } from './support.js'
@@ -18,7 +19,16 @@ async function crashedRun(cwd: string, marker: string): Promise<void> {
       child = spawned
     },
   })
-  while (processesNamed(marker).length < 2) await new Promise((resolve) => setTimeout(resolve, 10))
+  // Killed only once the processes run and the kernel has recorded their group (its ledger is written as the spawn
+  // is reported, which on a loaded machine can come after the processes are already up).
+  const recorded = () => {
+    const dir = join(cwd, '.harness/sessions')
+    return (
+      existsSync(dir) &&
+      readdirSync(dir).some((name) => name.endsWith('.processes') && readFileSync(join(dir, name), 'utf8').includes('"start"'))
+    )
+  }
+  while (processesNamed(marker).length < 2 || !recorded()) await new Promise((resolve) => setTimeout(resolve, 10))
   child?.kill('SIGKILL')
   expect((await run).signal).toBe('SIGKILL')
 }

@@ -12,7 +12,9 @@ import { claudeView, runFor, stateOf, type TapContext } from './tap-context.js'
  * (PermissionRequest hooks, then the approver); the kernel's guardrails judge the call too, and it runs only if both let it.
  */
 export function tapPermissionsBeforeHooks(kernel: KernelApi, ctx: TapContext): void {
-  kernel.hooks.modelRequest.tap(PLUGIN_NAME, (request, { session }) => {
+  // Only the native loop's requests can leave a tool out (`rendersOnly`: a driver builds its own); everywhere a call to a
+  // removed tool is refused before its hooks run (below).
+  kernel.hooks.modelRequest.tap({ name: PLUGIN_NAME, rendersOnly: true } as never, (request, { session }) => {
     const removed = stateOf(ctx, session)?.permissions.removed
     if (removed === undefined || removed.size === 0) return request
     const claudeName = (name: string) => ctx.tools.get(name)?.aliases?.claudeCode ?? name
@@ -41,22 +43,12 @@ export function tapPermissionsAfterHooks(kernel: KernelApi, ctx: TapContext): vo
     const hookDecided = state.hookAllows.delete(call.id) || state.hookAsks.has(call.id)
     let verdict = state.permissions.decide({ toolName: view.toolName, input: view.toolInput })
     const context = decision.context ? { context: decision.context } : {}
-    const confine = await sandboxConfinement(state.permissions.sandbox, view, call)
     // The model asked to run outside the sandbox (Claude Code's dangerouslyDisableSandbox): that is asked about in every
     // mode but bypassPermissions (observed: "Run outside of the sandbox", no suggestions), unless a rule denies first.
     if (unsandboxedRequest(state.permissions.sandbox, view, call) && verdict.behavior !== 'deny') {
       const mode = state.permissions.mode
       if (mode === 'dontAsk') verdict = { behavior: 'deny', message: PERMISSION_TEXTS.dontAsk('Bash') }
       else if (mode !== 'bypassPermissions') verdict = { behavior: 'ask', message: PERMISSION_TEXTS.runOutsideSandbox }
-    }
-    // autoAllowBashIfSandboxed: a sandboxed command needs no prompt of the mode's (a rule's ask still holds).
-    if (
-      confine !== undefined &&
-      state.permissions.sandbox.settings.autoAllowBashIfSandboxed &&
-      verdict.behavior === 'ask' &&
-      verdict.rule === undefined
-    ) {
-      verdict = { behavior: 'allow' }
     }
     if (verdict.behavior === 'deny' && (!hookDecided || verdict.rule !== undefined)) {
       if (verdict.permissionDenied !== undefined) {
@@ -70,6 +62,16 @@ export function tapPermissionsAfterHooks(kernel: KernelApi, ctx: TapContext): vo
         })
       }
       return { kind: 'deny', reason: verdict.message, ...context }
+    }
+    const confine = await sandboxConfinement(state.permissions.sandbox, view, call)
+    // autoAllowBashIfSandboxed: a sandboxed command needs no prompt of the mode's (a rule's ask still holds).
+    if (
+      confine !== undefined &&
+      state.permissions.sandbox.settings.autoAllowBashIfSandboxed &&
+      verdict.behavior === 'ask' &&
+      !verdict.rule
+    ) {
+      verdict = { behavior: 'allow' }
     }
     if (verdict.behavior === 'ask' && decision.kind === 'allow' && (!hookDecided || verdict.rule !== undefined)) {
       state.permissions.asks.set(call.id, verdict)
@@ -89,21 +91,23 @@ export function tapPermissionsAfterHooks(kernel: KernelApi, ctx: TapContext): vo
   })
 }
 
+/** The model asked to run the call outside any sandbox (the shell tool's `sandbox_permissions: "require_escalated"`). */
+const asksOutside = (call: ToolCall) =>
+  (call.input as { sandbox_permissions?: unknown } | null)?.sandbox_permissions === 'require_escalated'
+
+/** A Bash call the model asked to run outside Claude Code's sandbox, where the sandbox is on and lets it. */
+function unsandboxedRequest(sandbox: SessionSandbox, view: ClaudeToolView, call: ToolCall): boolean {
+  return sandbox.enabled && view.toolName === 'Bash' && sandbox.settings.allowUnsandboxedCommands && asksOutside(call)
+}
+
 /**
  * The confinement a Bash call of the kernel's runs under when Claude Code's sandbox is on, or undefined (the sandbox is
  * off, the call is not a Bash line, or it runs outside: `excludedCommands`, or the model asked and
  * `allowUnsandboxedCommands` lets it).
  */
-/** A Bash call the model asked to run outside Claude Code's sandbox, where the sandbox is on and lets it. */
-function unsandboxedRequest(sandbox: SessionSandbox, view: ClaudeToolView, call: ToolCall): boolean {
-  if (!sandbox.enabled || view.toolName !== 'Bash' || !sandbox.settings.allowUnsandboxedCommands) return false
-  return (call.input as { sandbox_permissions?: unknown } | null)?.sandbox_permissions === 'require_escalated'
-}
-
 async function sandboxConfinement(sandbox: SessionSandbox, view: ClaudeToolView, call: ToolCall): Promise<SandboxConfinement | undefined> {
   if (!sandbox.enabled || view.toolName !== 'Bash') return undefined
   const command = (view.toolInput as { command?: unknown }).command
   if (typeof command !== 'string') return undefined
-  const unsandboxedAsked = (call.input as { sandbox_permissions?: unknown } | null)?.sandbox_permissions === 'require_escalated'
-  return sandbox.runsOutside(command, unsandboxedAsked) ? undefined : sandbox.confinement(call.id)
+  return sandbox.runsOutside(command, asksOutside(call)) ? undefined : sandbox.confinement(call.id)
 }
