@@ -68,3 +68,14 @@ describe('Bash noOutputExpected', () => {
     expect(expected('echo hi')).toBe(false)
   })
 })
+
+describe('the shell tool’s request to run outside the sandbox', () => {
+  it('is Claude Code’s dangerouslyDisableSandbox in the Bash view, and back', () => {
+    const view = presentTool('shell', { command: 'ls', sandbox_permissions: 'require_escalated' }, { claudeCode: 'Bash' }, '/p')
+    expect(view.toolInput).toEqual({ command: 'ls', dangerouslyDisableSandbox: true })
+    expect(inputFromClaude('Bash', { command: 'ls', dangerouslyDisableSandbox: true })).toEqual({
+      command: 'ls',
+      sandbox_permissions: 'require_escalated',
+    })
+  })
+})

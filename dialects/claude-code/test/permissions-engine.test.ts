@@ -118,7 +118,7 @@ describe('deny rules (every mode, bypassPermissions included)', () => {
         rule: expect.objectContaining({ text: 'Read(./.env)' }),
       })
     }
-    for (const command of ['grep -r SECRET .', 'cat ./.e*']) {
+    for (const command of ['grep -r SECRET .', 'cat ./.e*', 'command grep -r SECRET . 2>&1 | command grep -F .env']) {
       expect(decide({ deny: ['Read(./.env)'] }, 'Bash', bash(command), 'bypassPermissions'), command).toEqual({ behavior: 'allow' })
     }
   })

@@ -37,6 +37,8 @@ export function presentTool(name: string, input: unknown, aliases: ToolAliases |
           ['description', source.description],
           ['timeout', source.timeout_ms ?? source.timeout],
           ['run_in_background', source.run_in_background],
+          // The shell tool's request to run outside the sandbox is Claude Code's `dangerouslyDisableSandbox`.
+          ['dangerouslyDisableSandbox', source.sandbox_permissions === 'require_escalated' ? true : undefined],
         ]),
       }
     case 'Read':
@@ -78,8 +80,14 @@ export function presentTool(name: string, input: unknown, aliases: ToolAliases |
 export function inputFromClaude(toolName: string, updated: Record<string, unknown>): unknown {
   const shape = shapeOf(toolName)
   if (shape === undefined) return updated
-  const { file_path, timeout, ...rest } = updated
-  if (shape === 'Bash') return defined([...Object.entries(rest), ['timeout_ms', timeout]])
+  const { file_path, timeout, dangerouslyDisableSandbox, ...rest } = updated
+  if (shape === 'Bash') {
+    return defined([
+      ...Object.entries(rest),
+      ['timeout_ms', timeout],
+      ['sandbox_permissions', dangerouslyDisableSandbox === true ? 'require_escalated' : undefined],
+    ])
+  }
   return defined([
     ['path', file_path],
     ...Object.entries(rest),
@@ -95,7 +103,12 @@ function absolute(path: string, cwd: string): string {
  * Bash's and the file tools' `tool_response` objects [obs]; an MCP tool's result (`@harness-kernel/mcp` keeps it in
  * `details`) as Claude Code gives it [obs]; other tools give their output text.
  */
-export function toolResponse(toolName: string, result: ToolOutput, toolInput?: unknown): unknown {
+export function toolResponse(
+  toolName: string,
+  result: ToolOutput,
+  toolInput?: unknown,
+  sandbox: { violations?: string; ranOutside?: boolean } = {},
+): unknown {
   const details = result.details
   // A tool that gives Claude Code's own response object for itself (`@harness-kernel/subagents`' `Agent`).
   if (details?.toolResponse !== undefined) return details.toolResponse
@@ -106,10 +119,12 @@ export function toolResponse(toolName: string, result: ToolOutput, toolInput?: u
   if (toolName === 'Bash' && typeof details?.stdout === 'string' && typeof details.stderr === 'string') {
     return {
       stdout: trimFinalNewlines(details.stdout),
-      stderr: trimFinalNewlines(details.stderr),
+      // What Claude Code's sandbox refused the command goes with its stderr (observed for the network).
+      stderr: [trimFinalNewlines(details.stderr), sandbox.violations ?? ''].filter((part) => part !== '').join('\n'),
       interrupted: wasInterrupted(result),
       isImage: false,
       noOutputExpected: noOutputExpected((toolInput as { command?: unknown } | undefined)?.command),
+      ...(sandbox.ranOutside ? { dangerouslyDisableSandbox: true } : {}),
     }
   }
   return result.output

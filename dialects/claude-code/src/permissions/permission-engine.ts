@@ -153,14 +153,25 @@ function readDenyCovering(
   if (denies.length === 0) return undefined
   for (const part of parts) {
     const words = shellWords(part.text.replace(/<\s*/g, ' ')) ?? []
-    for (const word of words.slice(1)) {
-      if (word.text.startsWith('-') || /[*?[]/.test(word.text)) continue
+    const pattern = searchPatternIndex(words.map((word) => word.text))
+    for (const [index, word] of words.entries()) {
+      if (index === 0 || index === pattern || word.text.startsWith('-') || /[*?[]/.test(word.text)) continue
       const path = resolve(context.cwd, word.text)
       const hit = denies.find((rule) => pathRuleCovers(rule, path, context, 'path') || pathRuleCovers(rule, path, context, 'target'))
       if (hit !== undefined) return hit
     }
   }
   return undefined
+}
+
+const SEARCHES: ReadonlySet<string> = new Set(['grep', 'egrep', 'fgrep', 'rg'])
+
+/** Where a search command's pattern is (its first operand, unless `-e`/`-f` gave it): a pattern is not a file. */
+function searchPatternIndex(words: readonly string[]): number | undefined {
+  const at = words.findIndex((word) => SEARCHES.has(word.split('/').at(-1) ?? ''))
+  if (at < 0 || words.slice(at + 1).some((word) => /^-(e|f)$|^--(regexp|file)(=|$)/.test(word))) return undefined
+  const operand = words.findIndex((word, index) => index > at && !word.startsWith('-'))
+  return operand < 0 ? undefined : operand
 }
 
 /** Whether the line is a pipeline at its top level (a `|` outside quotes, not `||`). */

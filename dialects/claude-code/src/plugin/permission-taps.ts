@@ -109,5 +109,7 @@ async function sandboxConfinement(sandbox: SessionSandbox, view: ClaudeToolView,
   if (!sandbox.enabled || view.toolName !== 'Bash') return undefined
   const command = (view.toolInput as { command?: unknown }).command
   if (typeof command !== 'string') return undefined
-  return sandbox.runsOutside(command, asksOutside(call)) ? undefined : sandbox.confinement(call.id)
+  if (!sandbox.runsOutside(command, asksOutside(call))) return sandbox.confinement(call.id)
+  if (unsandboxedRequest(sandbox, view, call)) sandbox.ranOutside.add(call.id)
+  return undefined
 }

@@ -105,16 +105,26 @@ export class SessionSandbox {
     }
   }
 
+  /** Calls the model asked to run outside the sandbox that were let out (their `tool_response` says so). */
+  readonly ranOutside = new Set<string>()
+
+  /** The `<sandbox_violations>` block of a call so far, without taking it (PostToolUse's `stderr` carries it). */
+  peekViolations(callId: string): string {
+    const from = this.#blockedFrom.get(callId)
+    const lines = from === undefined ? [] : this.#blocked.slice(from).map((target) => `deny network-outbound ${target}`)
+    return lines.length === 0 ? '' : `<sandbox_violations>\n${lines.join('\n')}\n</sandbox_violations>`
+  }
+
   /**
    * Claude Code's report of what the sandbox refused a call, appended to what the model sees (observed for the
    * network: `<sandbox_violations>` with one `deny network-outbound host:port (user denied)` line each); empty when
    * nothing was refused or the call was not confined.
    */
   violations(callId: string): string {
-    const from = this.#blockedFrom.get(callId)
+    const block = this.peekViolations(callId)
     this.#blockedFrom.delete(callId)
-    const lines = from === undefined ? [] : this.#blocked.slice(from).map((target) => `deny network-outbound ${target}`)
-    return lines.length === 0 ? '' : `\n<sandbox_violations>\n${lines.join('\n')}\n</sandbox_violations>`
+    this.ranOutside.delete(callId)
+    return block === '' ? '' : `\n${block}`
   }
 
   async close(): Promise<void> {

@@ -136,7 +136,10 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
       : {
           tool_name: view.toolName,
           tool_input: view.toolInput,
-          tool_response: toolResponse(view.toolName, result, view.toolInput),
+          tool_response: toolResponse(view.toolName, result, view.toolInput, {
+            violations: state?.permissions.sandbox.peekViolations(call.id),
+            ranOutside: state?.permissions.sandbox.ranOutside.has(call.id),
+          }),
           tool_use_id: call.id,
           duration_ms: durationMs,
           mcp_server: mcpServerOf(call.name),
