@@ -59,9 +59,11 @@ export function renderReport({
       (c.info?.durationMs ? `, ${(c.info.durationMs / 1000).toFixed(1)} s` : '')
     const clientCell = !c
       ? 'not run'
-      : c.error
-        ? `error: ${clip(c.error, 80)}`
-        : `${r.clientProblems.length ? 'UNEXPECTED' : 'ok'} (${counts()})`
+      : c.skipped
+        ? 'skipped'
+        : c.error
+          ? `error: ${clip(c.error, 80)}`
+          : `${r.clientProblems.length ? 'UNEXPECTED' : 'ok'} (${counts()})`
     const kernelCell = r.kernelUnavailable ? 'unavailable' : !r.kernel ? 'not run' : r.kernel.error ? 'error' : 'ran'
     out.push(`| ${[r.scenario.name, ...columns.map((col) => col.cell(r)), clientCell, kernelCell, r.status].join(' | ')} |`)
   }
@@ -93,7 +95,7 @@ export function renderReport({
   if (showClient) {
     out.push(`## What real ${client} did`, '')
     for (const r of rows) {
-      if (!r.client || r.client.error) continue
+      if (!r.client || r.client.error || r.client.skipped) continue
       out.push(`### ${r.scenario.name}`, '', r.scenario.description, '', ...fence(describeRun(r.client)), ...clientExtra(r.client), '')
     }
   }

@@ -111,7 +111,8 @@ export async function runSuite(suite) {
     process.stderr.write(`${`${suite.side}:`.padEnd(7)} ${scenario.name} …\n`)
     const result = await suite.runClientScenario(scenario, root)
     writeFileSync(join(root, 'results', `${scenario.name}.${suite.side}.json`), `${JSON.stringify(result, null, 2)}\n`)
-    const record = flag('--record') && !result.error
+    // a run the real side skipped (`skipped`: why, e.g. the sandbox binaries are missing) is never recorded
+    const record = flag('--record') && !result.error && !result.skipped
     if (record && (!suite.recordOnlyExpected || suite.checkExpectations(scenario, result).length === 0)) {
       mkdirSync(suite.expectedDir, { recursive: true })
       writeFileSync(expectedFile(scenario), `${JSON.stringify(stripVolatile(result), null, 2)}\n`)
@@ -124,7 +125,7 @@ export async function runSuite(suite) {
   if (!clientOnly) kernelProbe = flag('--build') ? ((await buildRepo()) ?? (await suite.probeKernel())) : await suite.probeKernel()
   header.push(`kernel: ${kernelProbe.ok ? `${kernelProbe.dialect} loaded` : `kernel side unavailable: ${kernelProbe.reason}`}`)
   const kernelResults = await pool(scenarios, jobs, async (scenario, i) => {
-    if (!kernelProbe.ok || clientResults[i].error) return undefined
+    if (!kernelProbe.ok || clientResults[i].error || clientResults[i].skipped) return undefined
     process.stderr.write(`kernel: ${scenario.name} …\n`)
     const result = await suite.runKernelScenario(scenario, root, clientResults[i])
     writeFileSync(join(root, 'results', `${scenario.name}.kernel.json`), `${JSON.stringify(result, null, 2)}\n`)
@@ -135,15 +136,16 @@ export async function runSuite(suite) {
   const rows = scenarios.map((scenario, i) => {
     const real = clientResults[i]
     const kernel = kernelResults[i]
-    const clientProblems = real.error ? [] : suite.checkExpectations(scenario, real)
+    const clientProblems = real.error || real.skipped ? [] : suite.checkExpectations(scenario, real)
     const mismatches = kernel ? suite.compareResults(real, kernel) : []
     let drift
-    if (!saved && !real.error && !flag('--record') && existsSync(expectedFile(scenario))) {
+    if (!saved && !real.error && !real.skipped && !flag('--record') && existsSync(expectedFile(scenario))) {
       const expected = JSON.parse(readFileSync(expectedFile(scenario), 'utf8'))
       drift = suite.compareResults(expected, { ...real, error: undefined })
     }
     let status
-    if (real.error) status = `**FAIL** (real ${client} run failed)`
+    if (real.skipped) status = `skipped (${real.skipped})`
+    else if (real.error) status = `**FAIL** (real ${client} run failed)`
     else if (clientProblems.length) status = `**FAIL** (scenario expectation not met by real ${client})`
     else if (!kernel) status = kernelProbe.ok ? 'not compared' : 'kernel side unavailable'
     else if (mismatches.length) status = `**MISMATCH** (${mismatches.length})`
@@ -156,10 +158,12 @@ export async function runSuite(suite) {
     mismatch: rows.filter((r) => r.mismatches.length).length,
     unavailable: rows.filter((r) => r.status === 'kernel side unavailable').length,
     clientFailed: rows.filter((r) => r.client.error || r.clientProblems.length).length,
+    skipped: rows.filter((r) => r.client.skipped).length,
   }
   header.push(
     `${rows.length} scenarios: ${counts.pass} pass, ${counts.mismatch} mismatch, ${counts.unavailable} kernel side unavailable, ` +
-      `${counts.clientFailed} failed on the real-${client.replaceAll(' ', '-')} side; ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      `${counts.clientFailed} failed on the real-${client.replaceAll(' ', '-')} side` +
+      `${counts.skipped ? `, ${counts.skipped} skipped on the real-${client.replaceAll(' ', '-')} side` : ''}; ${((Date.now() - t0) / 1000).toFixed(1)} s`,
   )
   const report = suite.renderReport({ header, rows, showClient: flag('--verbose') || clientOnly || !kernelProbe.ok })
   writeFileSync(join(root, 'report.md'), `${report}\n`)

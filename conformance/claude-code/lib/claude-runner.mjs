@@ -15,7 +15,7 @@ import {
   writeModes,
   writeSettingsFlag,
 } from './case.mjs'
-import { CLASSIC_MODEL, cleanEnv, hookScript, runCliScript } from './env.mjs'
+import { CLASSIC_MODEL, claudeSandboxBin, cleanEnv, hookScript, runCliScript } from './env.mjs'
 import { claudeRequestItems, hookTexts, Labeler, normalizeHookCalls, normalizePaths, splitConversations } from './normalize.mjs'
 
 /** The permission-mode arguments: `permissionMode` (null: none), else `bypass` (--dangerously-skip-permissions). */
@@ -47,6 +47,8 @@ export async function runCli(
   { modeDir, template, settingsFlagFile, timeoutMs, run = 'run', prompt = scenario.prompt, extraArgs = [] },
 ) {
   const layout = caseLayout(dir)
+  // `claudeSandboxPath`: bwrap and socat for Claude Code's sandbox, first on PATH (checked by runClaudeScenario)
+  const sandboxPath = scenario.claudeSandboxPath ? { PATH: `${claudeSandboxBin().dir}:${process.env.PATH ?? ''}` } : {}
   const args = [run, expandPlaceholders(prompt, layout), ...claudeArgs(scenario, settingsFlagFile, layout), ...extraArgs]
   const { code, stdout, stderr } = await runProcess(runCliScript(), args, {
     env: cleanEnv({
@@ -55,6 +57,7 @@ export async function runCli(
       HOOK_MODE: modeDir,
       HOOK_SH: hookScript(),
       CLAUDE_TIMEOUT: String(Math.ceil(timeoutMs / 1000)),
+      ...sandboxPath,
       ...scenario.env,
     }),
     timeoutMs: timeoutMs + 30_000,
@@ -64,6 +67,20 @@ export async function runCli(
 
 /** Runs a scenario through the real Claude Code in `<root>/claude/<name>/` and returns the normalized result. */
 export async function runClaudeScenario(scenario, root) {
+  // a sandbox scenario without bwrap/socat for Claude Code: its real side is skipped (`--saved` still compares the kernel)
+  if (scenario.claudeSandboxPath) {
+    const bin = claudeSandboxBin()
+    if (!bin.ok)
+      return {
+        scenario: scenario.name,
+        side: 'claude',
+        rendering: scenario.rendering,
+        skipped: `Claude Code's sandbox needs bwrap and socat: ${bin.reason}; \`--saved\` compares the kernel with expected/`,
+        hookCalls: [],
+        requests: [],
+        info: {},
+      }
+  }
   const dir = join(root, 'claude', scenario.name)
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
@@ -97,8 +114,18 @@ export async function runClaudeScenario(scenario, root) {
   }
   const result = normalizeClaudeRun(scenario, layout, modeDir)
   result.info.durationMs = Date.now() - started
+  if (scenario.claudeSandboxPath) removeClaudeTmpDir(layout)
   if (error) result.error = error
   return result
+}
+
+/**
+ * Claude Code's per-project folder in its temporary folder, `/tmp/claude-<uid>/<project path, each non-alphanumeric
+ * character as "-">` (its sandbox's `$TMPDIR` lives there): removed after a sandbox scenario, so runs leave nothing behind.
+ */
+function removeClaudeTmpDir(layout) {
+  const uid = process.getuid?.() ?? 0
+  rmSync(join('/tmp', `claude-${uid}`, layout.proj.replace(/[^A-Za-z0-9]/g, '-')), { recursive: true, force: true })
 }
 
 /** Where the `compactAfter` process of a scenario records (beside `<case>/run`). */
@@ -117,12 +144,14 @@ export function normalizeClaudeRun(scenario, layout, modeDir) {
   const labeler = new Labeler()
   // a `compactAfter` process's hook calls follow the first one's (its model requests are the compaction's: not compared)
   const runDirs = scenario.compactAfter !== undefined ? [layout.run, compactRunDir(layout)] : layout.run
-  const hookCalls = normalizeHookCalls(collectHookCalls(runDirs), pathMap, labeler)
+  // `failureOutput`: a failed call's output is compared too (the sandbox's refusals are in it)
+  const options = { failureOutput: scenario.failureOutput }
+  const hookCalls = normalizeHookCalls(collectHookCalls(runDirs), pathMap, labeler, options)
   const all = readClaudeRequests(layout.run)
   const main = all.filter((r) => r.main)
   let ignored = 0
   const lists = main.map((r) => {
-    const { items, ignored: n } = claudeRequestItems(r.body, pathMap, scenario.rendering)
+    const { items, ignored: n } = claudeRequestItems(r.body, pathMap, scenario.rendering, options)
     ignored += n
     return { conversation: r.agent, items }
   })

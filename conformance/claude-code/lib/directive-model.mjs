@@ -12,15 +12,26 @@
 //   N is the 1-based number of the request (the fake server counts every request it gets).
 //   A request without the shell tool gets `side-reply #N`.
 // Claude's tool names map to the kernel's tools: Bash -> shell, Read -> read_file, Write -> write_file, Edit -> edit_file
-// (whose `file_path` is the kernel tools' `path`, in the same place).
+// (whose `file_path` is the kernel tools' `path`, in the same place); a Bash input's `dangerouslyDisableSandbox: true`
+// (the request to run outside Claude Code's sandbox) is the shell tool's `sandbox_permissions: "require_escalated"`
+// (`false` is dropped: the shell tool's default).
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 
 export const KERNEL_TOOL = { Bash: 'shell', Read: 'read_file', Write: 'write_file', Edit: 'edit_file' }
 const FILE_TOOLS = ['Read', 'Write', 'Edit']
 
-/** A Claude tool input as the kernel tool's: `file_path` of the file tools becomes `path` (key order kept). */
+/**
+ * A Claude tool input as the kernel tool's: `file_path` of the file tools becomes `path`, Bash's
+ * `dangerouslyDisableSandbox: true` becomes `sandbox_permissions: "require_escalated"` (key order kept).
+ */
 export function kernelInput(name, input) {
+  if (name === 'Bash' && input && typeof input === 'object' && 'dangerouslyDisableSandbox' in input)
+    return Object.fromEntries(
+      Object.entries(input).flatMap(([k, v]) =>
+        k !== 'dangerouslyDisableSandbox' ? [[k, v]] : v === true ? [['sandbox_permissions', 'require_escalated']] : [],
+      ),
+    )
   if (!FILE_TOOLS.includes(name) || !input || typeof input !== 'object') return input
   return Object.fromEntries(Object.entries(input).map(([k, v]) => [k === 'file_path' ? 'path' : k, v]))
 }

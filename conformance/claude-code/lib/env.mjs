@@ -47,6 +47,20 @@ export function probeClaude() {
   })
 }
 
+/**
+ * The directory with `bwrap` and `socat` that the Claude Code side of a `claudeSandboxPath` scenario gets first on its
+ * PATH (Claude Code's Linux sandbox runs commands under bubblewrap and bridges the network with socat):
+ * `CLAUDE_SANDBOX_BIN`. Only Claude Code's side: the kernel finds its own bubblewrap.
+ * @returns {{ ok: true, dir: string } | { ok: false, reason: string }}
+ */
+export function claudeSandboxBin() {
+  const dir = process.env.CLAUDE_SANDBOX_BIN
+  if (!dir) return { ok: false, reason: "CLAUDE_SANDBOX_BIN is not set (a directory with bwrap and socat for Claude Code's sandbox)" }
+  const missing = ['bwrap', 'socat'].filter((name) => !isExecutable(join(dir, name)))
+  if (missing.length) return { ok: false, reason: `CLAUDE_SANDBOX_BIN=${dir} has no executable ${missing.join(', ')}` }
+  return { ok: true, dir: resolve(dir) }
+}
+
 /** Variables of the harnesses (and of an enclosing Claude Code or kernel session) that must not leak into either side. */
 export const HARNESS_VARS = [
   'OUT',
@@ -65,6 +79,7 @@ export const HARNESS_VARS = [
   'ANTHROPIC_BASE_URL',
   'ANTHROPIC_API_KEY',
   'AI_AGENT',
+  'CLAUDE_SANDBOX_BIN',
 ]
 /** Prefixes of variables Claude Code sets for hooks: dropped from the inherited env so each side shows only what it sets. */
 const CLIENT_VAR =

@@ -111,14 +111,15 @@ export async function runKernelScenario(scenario, root) {
 
   const pathMap = casePathMap(layout, modeDir)
   const labeler = new Labeler()
-  result.hookCalls = normalizeHookCalls(collectHookCalls(layout.run), pathMap, labeler)
+  const options = { failureOutput: scenario.failureOutput }
+  result.hookCalls = normalizeHookCalls(collectHookCalls(layout.run), pathMap, labeler, options)
   const recorded = readJsonLines(job.recordTo)
   // the main session's requests, then each subagent's (its own session) as a conversation of its own
   const mainSession = child?.sessionId ?? recorded[0]?.sessionId
   const { main, subagents } = splitConversations(
     recorded.map((r) => ({
       conversation: r.sessionId === mainSession ? null : r.sessionId,
-      items: kernelRequestItems(r.request, pathMap, scenario.rendering).items,
+      items: kernelRequestItems(r.request, pathMap, scenario.rendering, options).items,
     })),
     null,
   )

@@ -126,3 +126,17 @@ export const turnWith = (...tool) => [
 
 /** `[[tool:NAME:JSON]]` (paths may use the prompt placeholders, e.g. `@PROJECT@/.env`). */
 export const tool = (name, input) => `[[tool:${name}:${JSON.stringify(input)}]]`
+
+/** The tool events the sandbox scenarios (`s*`) record (`recorders(TOOL_EVENTS)`): what a Bash call fires. */
+export const TOOL_EVENTS = ['PreToolUse', 'PermissionRequest', 'PermissionDenied', 'PostToolUse', 'PostToolUseFailure']
+
+/** `recorders(TOOL_EVENTS)`' sequence of one call: `tool('PreToolUse', 'PostToolUse')` → `['PreToolUse/main', 'PostToolUse/main']`. */
+export const toolSeq = (...events) => events.map((e) => (e.includes('/') ? e : `${e}/main`))
+
+/**
+ * A node one-liner that GETs `url` through the sandbox's `$HTTP_PROXY` (an absolute-URI request to the proxy, with the
+ * proxy URL's credentials as `Proxy-Authorization` when it has any: Claude Code's proxy wants them) and prints the
+ * body (node is on both sides; curl's messages would be curl's).
+ */
+export const proxyGet = (url) =>
+  `node -e 'const u=new URL(process.env.HTTP_PROXY);const a=u.username?{"proxy-authorization":"Basic "+Buffer.from(decodeURIComponent(u.username)+":"+decodeURIComponent(u.password)).toString("base64")}:{};require("http").get({host:u.hostname,port:u.port,path:"${url}",headers:a},(r)=>r.pipe(process.stdout))'`

@@ -99,7 +99,7 @@ export function stdinFormat(raw) {
  * @param {{ event: string, tag: string, invocation: number, stdin: string, env: Record<string,string>, cwd: string }[]} calls  ordered
  * @param {[string, string][]} pathMap
  */
-export function normalizeHookCalls(calls, pathMap, labeler = new Labeler()) {
+export function normalizeHookCalls(calls, pathMap, labeler = new Labeler(), options = {}) {
   return calls.map((call) => {
     const raw = normalizePaths(call.stdin, pathMap)
     let payload
@@ -109,7 +109,7 @@ export function normalizeHookCalls(calls, pathMap, labeler = new Labeler()) {
       if (payload.hook_event_name === 'PostToolBatch' && Array.isArray(payload.tool_calls))
         for (const c of payload.tool_calls) {
           if (c?.tool_name === 'Agent') c.tool_response = agentBatchResponse(c.tool_response)
-          else if (typeof c?.tool_response === 'string') c.tool_response = toolOutputText(c.tool_response)
+          else if (typeof c?.tool_response === 'string') c.tool_response = toolOutputText(c.tool_response, options)
         }
       if (payload.tool_name === 'Agent' && payload.tool_response && typeof payload.tool_response === 'object')
         payload.tool_response = agentToolResponse(payload.tool_response)
@@ -218,8 +218,11 @@ export const CLAUDE_OWN_TOOL_RESULT_REMINDER = /\n\n<system-reminder>\n<total_to
  * the closing date line. Only the hook parts are kept.
  */
 const CLAUDE_OWN_SYSTEM_LEAD = /^The following deferred tools are now available via ToolSearch\.[\s\S]*?(?:\n\n|$)/
-/** Claude Code's own system-role messages (a subagent's requests get them after its first tool results): dropped. */
-const CLAUDE_OWN_SYSTEM_MESSAGE = /^Available agent types for the Agent tool:\n/
+/**
+ * Claude Code's own system-role messages, dropped: the agent types (a subagent's requests get them after its first tool
+ * results) and, with the sandbox on, the `## Bash command sandbox` section (its configuration and guidance).
+ */
+const CLAUDE_OWN_SYSTEM_MESSAGE = /^(?:Available agent types for the Agent tool:\n|## Bash command sandbox\n)/
 const PER_TURN_HEAD = '# Environment\nYou have been invoked in the following environment'
 const PER_TURN_DATE = /\n\nToday's date is \d{4}-\d{2}-\d{2}\.$/
 const HOOK_TEXT_START = /\n\n(?=[A-Z][A-Za-z]+(?::\S+)? hook (?:additional context|success|blocking error|error)\b)/
@@ -242,7 +245,7 @@ const REMINDER_SPLIT = '\n\n<system-reminder>\n'
  * A tool_result content string as items: the tool's own output (normalized: see `toolBody`) and,
  * when a hook text was appended to it (classic rendering), that suffix verbatim.
  */
-function toolResultItem(side, content, isError, rendering, pathMap, agent = false) {
+function toolResultItem(side, content, isError, rendering, pathMap, agent = false, options = {}) {
   let text = normalizePaths(content, pathMap)
   if (agent && !isError) return { kind: 'tool_result', parts: [agentReport(side, text)] }
   if (side === 'claude') text = text.replace(CLAUDE_OWN_TOOL_RESULT_REMINDER, '')
@@ -252,7 +255,7 @@ function toolResultItem(side, content, isError, rendering, pathMap, agent = fals
   // Classic: Claude joins every reminder with trimEnd(output) + "\n\n" and always appends its own
   // <total_tokens> reminder, so the output's trailing whitespace is not observable there.
   if (rendering === 'classic') body = body.trimEnd()
-  body = toolBody(side, body, isError)
+  body = toolBody(side, body, isError, options)
   return { kind: isError ? 'tool_error' : 'tool_result', parts: suffix === undefined ? [body] : [body, suffix] }
 }
 
@@ -262,7 +265,11 @@ function toolResultItem(side, content, isError, rendering, pathMap, agent = fals
  * `<tool failed: exit N>`; "no output" markers become `<no output>`. Anything else (including every
  * hook text put in place of an output) is compared verbatim.
  */
-export function toolBody(side, body, isError) {
+export function toolBody(side, body, isError, options = {}) {
+  if (options.failureOutput && isError) {
+    const kept = failureWithOutput(side, body)
+    if (kept !== undefined) return kept
+  }
   if (side === 'claude') {
     const m = /^Exit code (\d+)(?:\n[\s\S]*)?$/.exec(body)
     if (isError && m) return `<tool failed: exit ${m[1]}>`
@@ -279,12 +286,33 @@ export function toolBody(side, body, isError) {
   return body
 }
 
+/**
+ * A failed shell call with its output kept (scenario `failureOutput`, e.g. the sandbox's `Read-only file system`):
+ * Claude's `Exit code N\n<stdout>\n<stderr>` and the kernel shell's `<stdout>\n[stderr]\n<stderr>\n[exit code: N]`
+ * both become `<tool failed: exit N>\n<stdout>\n<stderr>`; undefined when the text is neither.
+ */
+export function failureWithOutput(side, body) {
+  if (side === 'claude') {
+    const m = /^Exit code (\d+)(?:\n([\s\S]*))?$/.exec(body)
+    return m ? `<tool failed: exit ${m[1]}>${m[2] ? `\n${m[2]}` : ''}` : undefined
+  }
+  const m = /^(?:([\s\S]*)\n)?\[exit code: (\d+)\]$/.exec(body)
+  if (!m) return undefined
+  const out = (m[1] ?? '').replace(/(^|\n)\[stderr\]\n/, '$1')
+  return `<tool failed: exit ${m[2]}>${out ? `\n${out}` : ''}`
+}
+
 /** A Write that created a file: Claude's Write and the kernel's write_file word it their own way. */
 const CLAUDE_WRITE_DONE = /^File created successfully at: (.+?)(?: \(file state is current in your context — no need to Read it back\))?$/
 const KERNEL_WRITE_DONE = /^Wrote \d+ bytes to (.+)$/
 
 /** Side-agnostic `toolBody` for tool output texts inside payloads (PostToolBatch `tool_response`). */
-export function toolOutputText(text) {
+export function toolOutputText(text, options = {}) {
+  if (options.failureOutput) {
+    const side = /^Exit code \d+(?:\n|$)/.test(text) ? 'claude' : 'kernel'
+    const kept = failureWithOutput(side, text)
+    if (kept !== undefined) return kept
+  }
   const claude = /^Exit code (\d+)(?:\n[\s\S]*)?$/.exec(text)
   if (claude) return `<tool failed: exit ${claude[1]}>`
   const kernel = /(?:^|\n)\[exit code: (\d+)\]$/.exec(text)
@@ -339,7 +367,7 @@ const toolCallText = (name0, input0) => {
  * right before its prompt.
  * @returns {{ items: object[], ignored: number }}
  */
-export function claudeRequestItems(body, pathMap, rendering) {
+export function claudeRequestItems(body, pathMap, rendering, options = {}) {
   const items = []
   let ignored = 0
   const norm = (s) => normalizePaths(s, pathMap)
@@ -384,7 +412,7 @@ export function claudeRequestItems(body, pathMap, rendering) {
       } else if (b.type === 'tool_result') {
         flush()
         const agent = agentCalls.has(b.tool_use_id)
-        items.push(toolResultItem('claude', contentText(b.content), b.is_error === true, rendering, pathMap, agent))
+        items.push(toolResultItem('claude', contentText(b.content), b.is_error === true, rendering, pathMap, agent, options))
       } else if (b.type === 'thinking' || b.type === 'redacted_thinking') {
         ignored++
       } else {
@@ -398,7 +426,7 @@ export function claudeRequestItems(body, pathMap, rendering) {
 }
 
 /** The items of one kernel `ModelRequest` (recorded by the directive model), normalized; `system` and `tools` are not compared. */
-export function kernelRequestItems(request, pathMap, rendering) {
+export function kernelRequestItems(request, pathMap, rendering, options = {}) {
   const items = []
   const norm = (s) => normalizePaths(s, pathMap)
   const agentCalls = new Set()
@@ -418,7 +446,7 @@ export function kernelRequestItems(request, pathMap, rendering) {
       } else if (b.type === 'tool_result') {
         flush()
         const agent = agentCalls.has(b.callId)
-        items.push(toolResultItem('kernel', String(b.output), b.isError === true, rendering, pathMap, agent))
+        items.push(toolResultItem('kernel', String(b.output), b.isError === true, rendering, pathMap, agent, options))
       } else {
         flush()
         items.push({ kind: b.type, parts: [norm(JSON.stringify(b))] })

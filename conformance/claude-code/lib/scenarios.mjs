@@ -30,6 +30,8 @@ const KNOWN_KEYS = new Set([
   'env',
   'expect',
   'timeoutMs',
+  'claudeSandboxPath',
+  'failureOutput',
 ])
 const RENDERINGS = ['system', 'classic']
 /** `permissionMode`: Claude's `--permission-mode` values the dialect also takes; null: no mode flag at all. */
@@ -59,7 +61,7 @@ function validate(name, s) {
   if (s.permissionMode !== undefined && s.bypass !== undefined) problems.push('give bypass or permissionMode, not both')
   if (s.addDirs !== undefined && (!Array.isArray(s.addDirs) || s.addDirs.some((d) => typeof d !== 'string')))
     problems.push('addDirs is a list of directories (--add-dir)')
-  for (const key of ['trusted', 'settingsFlagInline'])
+  for (const key of ['trusted', 'settingsFlagInline', 'claudeSandboxPath', 'failureOutput'])
     if (s[key] !== undefined && typeof s[key] !== 'boolean') problems.push(`${key} must be a boolean`)
   if (s.subagents !== undefined && typeof s.subagents !== 'boolean') problems.push('subagents must be a boolean')
   throwProblems(name, problems)
@@ -108,6 +110,10 @@ export async function loadScenarios(filters = []) {
         env: s.env ?? {},
         expect: expectFor(base, s, rendering),
         timeoutMs: s.timeoutMs ?? 60_000,
+        // the Claude Code side runs with $CLAUDE_SANDBOX_BIN (bwrap, socat) first on PATH; skipped without it
+        claudeSandboxPath: s.claudeSandboxPath ?? false,
+        // a failed call's output is compared too: `<tool failed: exit N>\n<output>` (default: only the exit code)
+        failureOutput: s.failureOutput ?? false,
       })
     }
   }
