@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { SandboxConfinement } from './guardrails/types.js'
 import type { Message } from './messages.js'
 import { messageSchema } from './messages.js'
+import type { ApprovalDecision } from './services.js'
 
 export interface Halt {
   reason: string
@@ -46,17 +47,22 @@ export type PreToolDecision =
   | { kind: 'deny'; reason: string; context?: Message[]; halt?: Halt }
 
 export const permissionDecisionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('undecided'), refusal: z.string().optional() }),
+  z.object({
+    kind: z.literal('undecided'),
+    refusal: z.string().optional(),
+    onAnswer: z.custom<(answer: ApprovalDecision) => void>((value) => typeof value === 'function').optional(),
+  }),
   z.object({ kind: z.literal('allow'), input: z.unknown().optional() }),
   z.object({ kind: z.literal('deny'), reason: z.string() }),
 ])
 /** `allow` with `input`: the call runs with that input instead (a permission hook's rewrite). */
 /**
  * `undecided` goes on to the approver; `refusal` is what the model is told if the approver refuses (a dialect's own text
- * for a refused prompt), in place of the approver's reason.
+ * for a refused prompt), in place of the approver's reason; `onAnswer` hears the approver's answer (a dialect that keeps
+ * an approval given for the session).
  */
 export type PermissionDecision =
-  | { kind: 'undecided'; refusal?: string }
+  | { kind: 'undecided'; refusal?: string; onAnswer?: (answer: ApprovalDecision) => void }
   | { kind: 'allow'; input?: unknown }
   | { kind: 'deny'; reason: string }
 

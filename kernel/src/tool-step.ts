@@ -170,6 +170,11 @@ export async function permission(
     ...(guardAsks && judged.proposedRule ? { proposedRule: judged.proposedRule } : {}),
     ...(guardAsks ? { cause: judged.cause } : {}),
   })
+  try {
+    decided.onAnswer?.(answer)
+  } catch (error) {
+    payload.session.notice('warning', `a tools/permission-request tap's onAnswer failed: ${errorMessage(error)}`, 'kernel')
+  }
   if (answer.kind === 'deny') {
     const reason = decided.refusal ?? answer.reason
     return answer.interrupt

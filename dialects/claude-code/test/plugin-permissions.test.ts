@@ -21,8 +21,8 @@ function toolResults(messages: readonly Message[]) {
     .flatMap((block) => (block.type === 'tool_result' ? [{ output: block.output, isError: block.isError }] : []))
 }
 
-/** Approves (or refuses) every request, and keeps what it was asked. */
-function approver(kind: 'allow' | 'deny') {
+/** Approves (for the session, or once) or refuses every request, and keeps what it was asked. */
+function approver(kind: 'allow' | 'deny' | 'allow-for-session') {
   const asked: ApprovalRequest[] = []
   const plugin = definePlugin({
     name: 'test-approver',
@@ -30,7 +30,8 @@ function approver(kind: 'allow' | 'deny') {
       kernel.provide('approvals', {
         async request(request: ApprovalRequest) {
           asked.push(request)
-          return kind === 'allow' ? { kind: 'allow' } : { kind: 'deny', reason: 'REFUSED-BY-APPROVER' }
+          if (kind === 'deny') return { kind: 'deny', reason: 'REFUSED-BY-APPROVER' }
+          return kind === 'allow' ? { kind: 'allow' } : { kind: 'allow', remember: 'session' }
         },
       })
     },
@@ -153,6 +154,32 @@ describe('modes', () => {
     expect(PERMISSION_TEXTS.userRejected).toBe(
       "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
     )
+  })
+
+  it('an approval for the session applies what the prompt suggested: the command’s rule, or acceptEdits', async () => {
+    const { plugin, asked } = approver('allow-for-session')
+    const h = harness({
+      script: [
+        bash('node -e "1"', 'toolu_1'),
+        bash('node -e "1"', 'toolu_2'),
+        call('toolu_3', 'write_file', { path: 'a.txt', content: 'a' }),
+        call('toolu_4', 'write_file', { path: 'b.txt', content: 'b' }),
+        { text: 'done' },
+      ],
+      hooks: recordEvents(['PreToolUse']),
+      options: { permissionMode: 'default' },
+      plugins: [plugin],
+    })
+    await runOnce(h)
+    // Asked once for the command (then its rule holds) and once for the first write (then acceptEdits holds).
+    expect(asked.map((request) => request.call.id)).toEqual(['toolu_1', 'toolu_3'])
+    expect(existsSync(join(h.project, 'b.txt'))).toBe(true)
+    expect(h.calls('PreToolUse').map((recorded) => recorded.payload.permission_mode)).toEqual([
+      'default',
+      'default',
+      'default',
+      'acceptEdits',
+    ])
   })
 
   it('acceptEdits: edits in the project run without asking; additionalDirectories widen where', async () => {

@@ -12,7 +12,8 @@ export interface PermissionRule {
   /** The text between the parentheses; undefined for a tool-wide rule. */
   content: string | undefined
   behavior: PermissionBehavior
-  source: ClaudeHookSource
+  /** `session`: approved "for the rest of the session" at a prompt. */
+  source: ClaudeHookSource | 'session'
   /** The settings file (or `<--settings #N>`). */
   path: string
   /**

@@ -27,10 +27,10 @@ export interface SessionPermissionsOptions {
 
 /** A session's Claude Code permissions: the settings, the mode in force, the working directories, and pending asks. */
 export class SessionPermissions {
-  readonly settings: ClaudePermissionSettings
+  settings: ClaudePermissionSettings
   /** The mode a flag or `defaultMode` names; undefined when none does (the kernel's guardrails policy governs). */
-  readonly mode: PermissionMode | undefined
-  readonly context: PermissionContext
+  mode: PermissionMode | undefined
+  context: PermissionContext
   /** Tools a tool-wide deny takes away from the model. */
   readonly removed: ReadonlySet<string>
   /** Claude Code's sandbox for Bash calls (`sandbox.enabled`). */
@@ -52,7 +52,7 @@ export class SessionPermissions {
       permissions: options.settings,
       cwd: options.cwd,
       projectDir: options.projectDir,
-      workingDirectories: this.context.workingDirectories,
+      workingDirectories: () => this.context.workingDirectories,
       mode: this.mode,
     })
   }
@@ -63,6 +63,35 @@ export class SessionPermissions {
     return session.guardrails.policy.approval === 'never' ? 'bypassPermissions' : 'default'
   }
 
+  /**
+   * An approval "for the rest of the session": what the prompt suggested applies from now on, as Claude Code applies
+   * the suggestions of a "Yes, and don't ask again" (rules added, the mode switched, directories added), for this
+   * session only: nothing is written to settings.
+   */
+  approveForSession(suggestions: readonly unknown[]): void {
+    for (const suggestion of suggestions as SessionSuggestion[]) {
+      if (suggestion.type === 'addRules') {
+        const behavior = suggestion.behavior ?? 'allow'
+        const added = (suggestion.rules ?? []).map((rule) => ({
+          text: rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`,
+          tool: rule.toolName,
+          content: rule.ruleContent,
+          behavior,
+          source: 'session' as const,
+          path: '<session>',
+          root: this.context.cwd,
+        }))
+        this.settings = { ...this.settings, rules: [...this.settings.rules, ...added] }
+      } else if (suggestion.type === 'setMode' && suggestion.mode !== undefined) {
+        this.mode = suggestion.mode
+        this.context = { ...this.context, mode: suggestion.mode }
+      } else if (suggestion.type === 'addDirectories') {
+        const directories = [...new Set([...this.context.workingDirectories, ...(suggestion.directories ?? [])])]
+        this.context = { ...this.context, workingDirectories: directories }
+      }
+    }
+  }
+
   beforeHooks(call: PermissionCall): string | undefined {
     return checkBeforeHooks(this.settings, call, this.context)
   }
@@ -70,4 +99,13 @@ export class SessionPermissions {
   decide(call: PermissionCall): PermissionDecision {
     return decidePermission(this.settings, call, this.context)
   }
+}
+
+/** A `permission_suggestions` entry, as the engine makes them. */
+interface SessionSuggestion {
+  type: string
+  rules?: { toolName: string; ruleContent?: string }[]
+  behavior?: 'allow' | 'ask' | 'deny'
+  mode?: PermissionMode
+  directories?: string[]
 }

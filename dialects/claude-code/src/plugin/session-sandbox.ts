@@ -34,7 +34,8 @@ export interface SessionSandboxOptions {
   permissions: ClaudePermissionSettings
   cwd: string
   projectDir: string
-  workingDirectories: readonly string[]
+  /** The session's working directories as they are now (an approval for the session may add one). */
+  workingDirectories: () => readonly string[]
   /** The mode in force: under bypassPermissions the network lets unlisted hosts through. */
   mode: PermissionMode | undefined
   homeDir?: string
@@ -93,7 +94,7 @@ export class SessionSandbox {
     )
     const proxy = await this.#startProxy()
     return {
-      writableRoots: [...this.#options.workingDirectories, ...settings.filesystem.allowWrite, ...concrete('Edit', 'allow'), tmp],
+      writableRoots: [...this.#options.workingDirectories(), ...settings.filesystem.allowWrite, ...concrete('Edit', 'allow'), tmp],
       denyWrite: [
         ...PROTECTED_IN_PROJECT.map((name) => join(projectDir, name)).filter((path) => existsSync(path)),
         ...settings.filesystem.denyWrite,

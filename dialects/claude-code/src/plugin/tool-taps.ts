@@ -110,8 +110,17 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
         detached: true,
       }),
     )
-    // The prompt is Claude Code's: a refusal tells the model what Claude Code tells it.
-    return asked === undefined ? decision : { kind: 'undecided', refusal: PERMISSION_TEXTS.userRejected }
+    // The prompt is Claude Code's: a refusal tells the model what Claude Code tells it, and an approval for the session
+    // applies what the prompt suggested.
+    if (asked === undefined) return decision
+    const suggestions = asked.suggestions ?? []
+    return {
+      kind: 'undecided',
+      refusal: PERMISSION_TEXTS.userRejected,
+      onAnswer: (answer) => {
+        if (answer.kind === 'allow' && answer.remember === 'session' && state) state.permissions.approveForSession(suggestions)
+      },
+    }
   })
 
   kernel.hooks.toolPostExecute.tapPromise(PLUGIN_NAME, async (decision, { session, turn, call, result, signal }) => {
