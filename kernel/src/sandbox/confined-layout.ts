@@ -1,16 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { isAbsolute, join, relative } from 'node:path'
 import type { SandboxConfinement } from '../guardrails/types.js'
-
-/** The canonical path of an existing file or folder, else undefined. */
-function existing(path: string): string | undefined {
-  try {
-    return realpathSync(path)
-  } catch {
-    return undefined
-  }
-}
+import { existingRealPath } from './protected-paths.js'
 
 function isInside(path: string, dir: string): boolean {
   const rest = relative(dir, path)
@@ -22,7 +14,7 @@ function isInside(path: string, dir: string): boolean {
  * `policyRoots` undefined: the policy confines nothing (full access), so the confinement's roots stand alone.
  */
 export function confinedRoots(policyRoots: readonly string[] | undefined, confinement: SandboxConfinement): string[] {
-  const theirs = confinement.writableRoots.flatMap((root) => existing(root) ?? [])
+  const theirs = confinement.writableRoots.flatMap((root) => existingRealPath(root) ?? [])
   if (policyRoots === undefined) return [...new Set(theirs)]
   const both = new Set<string>()
   for (const mine of policyRoots) {
@@ -41,8 +33,8 @@ export function confinedRoots(policyRoots: readonly string[] | undefined, confin
  */
 export function confinementArgs(confinement: SandboxConfinement): string[] {
   const args: string[] = []
-  for (const path of new Set(confinement.denyWrite.flatMap((entry) => existing(entry) ?? []))) args.push('--ro-bind', path, path)
-  for (const path of new Set(confinement.denyRead.flatMap((entry) => existing(entry) ?? []))) {
+  for (const path of new Set(confinement.denyWrite.flatMap((entry) => existingRealPath(entry) ?? []))) args.push('--ro-bind', path, path)
+  for (const path of new Set(confinement.denyRead.flatMap((entry) => existingRealPath(entry) ?? []))) {
     const stand = unreadable()
     args.push('--ro-bind', statSync(path).isDirectory() ? stand.dir : stand.file, path)
   }

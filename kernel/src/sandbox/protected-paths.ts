@@ -22,7 +22,8 @@ export function protectedPaths(roots: readonly string[]): string[] {
   return [...paths]
 }
 
-function existingRealPath(path: string): string | undefined {
+/** The canonical path of an existing file or folder, else undefined. */
+export function existingRealPath(path: string): string | undefined {
   try {
     return realpathSync(path)
   } catch {

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path'
 import type { PermissionMode } from '../io/payload.js'
+import { stringField } from '../run/permission-rule.js'
 import { bashNeedsApproval, outputRedirection } from './bash-mode-check.js'
 import { bashSubcommands, type Subcommand } from './bash-subcommands.js'
 import { PERMISSION_TEXTS } from './permission-texts.js'
@@ -11,7 +12,6 @@ import {
   pathRuleCovers,
   type RuleAnchors,
   restrictingRuleCovers,
-  stringField,
   subcommandsNotAllowed,
 } from './rule-match.js'
 import { shellWords } from './shell-words.js'
@@ -57,8 +57,13 @@ function fileRulesFor(rules: readonly PermissionRule[], toolName: string): Permi
  * What Claude Code checks before any hook runs: a tool a tool-wide deny took away does not exist, and a file a Read or
  * Edit deny rule covers (as its path is written) is refused. Undefined when the call may go on to the hooks.
  */
-export function checkBeforeHooks(settings: ClaudePermissionSettings, call: PermissionCall, context: PermissionContext): string | undefined {
-  if (removedTools(settings).has(call.toolName)) return PERMISSION_TEXTS.toolRemoved(call.toolName)
+export function checkBeforeHooks(
+  settings: ClaudePermissionSettings,
+  call: PermissionCall,
+  context: PermissionContext,
+  removed: ReadonlySet<string> = removedTools(settings),
+): string | undefined {
+  if (removed.has(call.toolName)) return PERMISSION_TEXTS.toolRemoved(call.toolName)
   const path = filePathOf(call, context.cwd)
   if (path === undefined) return undefined
   const denies = fileRulesFor(settings.rules, call.toolName).filter((rule) => rule.behavior === 'deny' && rule.content !== undefined)

@@ -1,10 +1,10 @@
 import { homedir } from 'node:os'
 import { resolve } from 'node:path'
+import { resolveThroughLinks } from '@harness-kernel/kernel'
 import { matchesPathPattern } from '../run/path-rule.js'
-import { bashPattern, FILE_RULE_TOOLS, ruleCoversTool } from '../run/permission-rule.js'
+import { bashPattern, FILE_RULE_TOOLS, ruleCoversTool, stringField, webFetchRuleCovers } from '../run/permission-rule.js'
 import { bashSubcommands, roughSubcommands, type Subcommand } from './bash-subcommands.js'
 import type { PermissionRule } from './types.js'
-import { resolvedThroughLinks } from './working-directories.js'
 
 /** A call as Claude Code's permissions see it: Claude's tool name and input shape. */
 export interface PermissionCall {
@@ -21,12 +21,6 @@ export interface RuleAnchors {
 /** Tools a Read rule also covers (their `path`): Claude Code applies Read rules to its search tools. */
 const READ_LIKE: ReadonlySet<string> = new Set(['Read', 'Glob', 'Grep', 'LS', 'NotebookRead'])
 
-export function stringField(input: unknown, name: string): string | undefined {
-  if (typeof input !== 'object' || input === null) return undefined
-  const value = (input as Record<string, unknown>)[name]
-  return typeof value === 'string' ? value : undefined
-}
-
 /** The file a file tool reads or writes, absolute; undefined for a call that names none. */
 export function filePathOf(call: PermissionCall, cwd: string): string | undefined {
   const path = stringField(call.input, 'file_path') ?? stringField(call.input, 'notebook_path') ?? stringField(call.input, 'path')
@@ -37,7 +31,7 @@ export function filePathOf(call: PermissionCall, cwd: string): string | undefine
 export function pathRuleCovers(rule: PermissionRule, path: string, anchors: RuleAnchors, through: 'path' | 'target'): boolean {
   if (rule.content === undefined) return true
   const context = { cwd: anchors.cwd, projectDir: rule.root, homeDir: anchors.homeDir ?? homedir() }
-  return matchesPathPattern(rule.content, through === 'path' ? path : resolvedThroughLinks(path), context)
+  return matchesPathPattern(rule.content, through === 'path' ? path : resolveThroughLinks(path), context)
 }
 
 /**
@@ -115,15 +109,8 @@ function contentMatches(rule: PermissionRule, call: PermissionCall, anchors: Rul
     return path === undefined ? undefined : pathRuleCovers(rule, path, anchors, 'path')
   }
   if (rule.tool === 'WebFetch') {
-    const domain = /^domain:(.+)$/.exec(content.trim())?.[1]?.trim().toLowerCase()
-    if (domain === undefined) return undefined
-    let hostname: string
-    try {
-      hostname = new URL(stringField(call.input, 'url') ?? '').hostname.toLowerCase()
-    } catch {
-      return undefined
-    }
-    return domain.startsWith('*.') ? hostname.endsWith(domain.slice(1)) : hostname === domain
+    const matched = webFetchRuleCovers(content, call.input)
+    return typeof matched === 'boolean' ? matched : undefined
   }
   if (rule.tool === 'Agent' || rule.tool === 'Task') return stringField(call.input, 'subagent_type') === content.trim()
   return undefined

@@ -2,6 +2,7 @@ import { homedir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 import { describeJsonType, isJsonObject } from '../config/json-value.js'
 import type { SettingsDocument } from '../config/settings-document.js'
+import { domainMatches } from '../run/permission-rule.js'
 
 /** Claude Code's `sandbox` settings, merged across the settings files as Claude Code merges them. */
 export interface ClaudeSandboxSettings {
@@ -120,7 +121,7 @@ function sandboxPath(entry: string, cwd: string, home: string): string {
  * not `localhost`.
  */
 export function hostVerdict(host: string, network: ClaudeSandboxSettings['network'], bypass: boolean): 'allow' | 'deny-list' | 'user' {
-  const matches = (pattern: string) => (pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) : host === pattern)
+  const matches = (pattern: string) => domainMatches(pattern, host)
   if (network.deniedDomains.some(matches)) return 'deny-list'
   if (bypass || network.allowedDomains.some(matches)) return 'allow'
   return 'user'

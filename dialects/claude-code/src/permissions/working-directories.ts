@@ -1,5 +1,5 @@
-import { realpathSync } from 'node:fs'
-import { dirname, isAbsolute, relative, resolve } from 'node:path'
+import { isAbsolute, relative } from 'node:path'
+import { resolveThroughLinks } from '@harness-kernel/kernel'
 
 /** Whether `path` is `dir` or inside it. */
 export function isInside(path: string, dir: string): boolean {
@@ -9,29 +9,9 @@ export function isInside(path: string, dir: string): boolean {
 
 /** Whether a path lies in one of the session's working directories (the cwd and `additionalDirectories`). */
 export function inWorkingDirectories(path: string, directories: readonly string[]): boolean {
-  const candidates = [path, resolvedThroughLinks(path)]
+  // A link out of the working directories counts as where it points (a path not yet made, through its parents).
+  const candidates = [path, resolveThroughLinks(path)]
   return candidates.every((candidate) => directories.some((dir) => isInside(candidate, dir)))
-}
-
-/**
- * The path with symbolic links resolved, as far as it exists: a link out of the workspace counts as where it points.
- * A path not yet created resolves through its nearest existing parent.
- */
-export function resolvedThroughLinks(path: string): string {
-  const absolute = resolve(path)
-  let existing = absolute
-  let rest = ''
-  for (;;) {
-    try {
-      const real = realpathSync(existing)
-      return rest === '' ? real : resolve(real, rest)
-    } catch {
-      const parent = dirname(existing)
-      if (parent === existing) return absolute
-      rest = rest === '' ? relative(parent, existing) : `${relative(parent, existing)}/${rest}`
-      existing = parent
-    }
-  }
 }
 
 /** The working directories as Claude Code lists them in a message: `'a', 'b'`. */

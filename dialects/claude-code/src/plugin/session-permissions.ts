@@ -93,7 +93,7 @@ export class SessionPermissions {
   }
 
   beforeHooks(call: PermissionCall): string | undefined {
-    return checkBeforeHooks(this.settings, call, this.context)
+    return checkBeforeHooks(this.settings, call, this.context, this.removed)
   }
 
   decide(call: PermissionCall): PermissionDecision {

@@ -116,18 +116,29 @@ function matchesFileRule(
 }
 
 function matchesWebFetchRule(rule: string, content: string, toolInput: unknown): PermissionRuleMatch {
-  const domain = /^domain:(.+)$/.exec(content.trim())?.[1]?.trim().toLowerCase()
-  if (domain === undefined) return failOpen(`the \`if\` rule "${rule}" has content the dialect cannot evaluate`)
-  let hostname: string
-  try {
-    hostname = new URL(stringField(toolInput, 'url') ?? '').hostname.toLowerCase()
-  } catch {
-    return failOpen(`the \`if\` rule "${rule}" needs a valid tool_input.url`)
-  }
-  return { matches: domain.startsWith('*.') ? hostname.endsWith(domain.slice(1)) : hostname === domain }
+  const matched = webFetchRuleCovers(content, toolInput)
+  if (matched === 'unreadable-rule') return failOpen(`the \`if\` rule "${rule}" has content the dialect cannot evaluate`)
+  if (matched === 'unreadable-url') return failOpen(`the \`if\` rule "${rule}" needs a valid tool_input.url`)
+  return { matches: matched }
 }
 
-function stringField(input: unknown, name: string): string | undefined {
+/** Whether a `WebFetch(domain:…)` rule covers a call's `url`, or which of the two could not be read. */
+export function webFetchRuleCovers(content: string, toolInput: unknown): boolean | 'unreadable-rule' | 'unreadable-url' {
+  const domain = /^domain:(.+)$/.exec(content.trim())?.[1]?.trim().toLowerCase()
+  if (domain === undefined) return 'unreadable-rule'
+  try {
+    return domainMatches(domain, new URL(stringField(toolInput, 'url') ?? '').hostname.toLowerCase())
+  } catch {
+    return 'unreadable-url'
+  }
+}
+
+/** A domain pattern against a host: `*.x.com` covers the subdomains of `x.com`, anything else only itself. */
+export function domainMatches(pattern: string, host: string): boolean {
+  return pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) : host === pattern
+}
+
+export function stringField(input: unknown, name: string): string | undefined {
   if (typeof input !== 'object' || input === null) return undefined
   const value = (input as Record<string, unknown>)[name]
   return typeof value === 'string' ? value : undefined
