@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
 
@@ -12,9 +13,14 @@ export default defineConfig({
     include: ['**/test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     reporters: ['default', './scripts/summary-reporter.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Bounds for a stuck test, not for a slow one: a loaded 2-core machine runs the slowest tests (real Claude Code
+    // turns, stress runs) several times slower than a quiet one.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
+    // At least two files at a time (vitest's default is one fewer than the cores: one on a 2-core machine). Most tests
+    // wait on child processes, so one worker left a core idle: the whole suite used 0.85 of 2 cores (docs/testing.md).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // `--conditions source` reaches Node too: what imports a package whose `source` export is TypeScript (the MCP
     // client, eventsource-parser) is transformed by vite instead.
     server: { deps: { inline: [/@modelcontextprotocol\/sdk\/dist\/esm\/client\/(streamableHttp|sse)\.js/, /eventsource-parser/] } },

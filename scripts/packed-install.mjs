@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Uses the packages as a user would: packs every public workspace package, installs the tarballs into new
 // projects outside the repository (one ES module project, one CommonJS project), and there type-checks and runs
-// a TypeScript file that composes a kernel, runs `npx harness run` and a `harness.config` of the project's own.
+// a TypeScript file that composes a kernel and one that tests with the testing kit, runs `npx harness run` and a
+// `harness.config` of the project's own.
 // Needs the npm registry for third-party dependencies (the cache of `npm ci` serves most of them).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -78,6 +79,27 @@ main().catch((error) => {
 })
 `
 
+// The testing kit as a plugin's author uses it: a fake Messages API, and a kernel turn in a temporary project.
+const kit = `import { anthropicModel } from '@harness-kernel/anthropic'
+import { runKernelTurn, startFakeAnthropic } from '@harness-kernel/testing'
+
+async function main(): Promise<void> {
+  const server = await startFakeAnthropic()
+  server.reply({ text: 'hello from the fake' })
+  const turn = await runKernelTurn({
+    prompt: 'hi',
+    plugins: [anthropicModel({ model: 'claude-test', baseURL: server.baseURL, apiKey: 'test-key' })],
+  })
+  await server.close()
+  console.log(\`kit: status=\${turn.status} text=\${turn.text} requests=\${server.requests.length}\`)
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exitCode = 1
+})
+`
+
 const config = `import { defineConfig } from '@harness-kernel/cli'
 import { definePlugin } from '@harness-kernel/kernel'
 
@@ -120,6 +142,7 @@ for (const kind of ['module', 'commonjs']) {
     }),
   )
   writeFileSync(join(project, 'main.ts'), main)
+  writeFileSync(join(project, 'kit.ts'), kit)
   // A .ts config is TypeScript in the package's own module kind; a CommonJS package names its ES module config .mts.
   writeFileSync(join(project, kind === 'module' ? 'harness.config.ts' : 'harness.config.mts'), config)
   writeFileSync(join(project, 'script.json'), script)
@@ -141,6 +164,9 @@ for (const kind of ['module', 'commonjs']) {
   const ran = run(process.execPath, ['--import', 'tsx', 'main.ts'], project)
   if (!ran.includes('status=completed denied=true answer=refused, as it should be')) throw new Error(`${kind}: main.ts printed:\n${ran}`)
   say(`${kind}: main.ts type-checks and runs: ${ran.trim()}`)
+  const kitRan = run(process.execPath, ['--import', 'tsx', 'kit.ts'], project)
+  if (!kitRan.includes('kit: status=completed text=hello from the fake requests=1')) throw new Error(`${kind}: kit.ts printed:\n${kitRan}`)
+  say(`${kind}: kit.ts (@harness-kernel/testing) type-checks and runs: ${kitRan.trim()}`)
 
   const help = run('npx', ['--no-install', 'harness', '--help'], project)
   if (!help.includes('Usage: harness')) throw new Error(`${kind}: npx harness --help printed:\n${help}`)

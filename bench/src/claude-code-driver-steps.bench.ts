@@ -3,11 +3,12 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { definePlugin, defineTool, type Plugin } from '@harness-kernel/kernel'
+import { type FakeAnthropic, mainRequests, type RecordedRequest, startFakeAnthropic } from '@harness-kernel/testing'
 import { z } from 'zod'
 import { claudeEnv, driverKernel, withClaude } from './claude-code-driver-setup.js'
-import { type FakeMessages, type FakeRequest, startFakeMessages } from './fake-messages.js'
 import { medianDifferenceInterval } from './hook-latency.js'
 import { fmt, gc, perCall, type Stats, summarize } from './measure.js'
+import { claudeBenchScript } from './model-scripts.js'
 import { rawSpawn } from './raw-spawn.js'
 import type { Section } from './report.js'
 
@@ -78,8 +79,8 @@ const noopTool: Plugin = definePlugin({
 
 const prompt = (calls: number) => `Run \`true\` ${calls} time(s), one call after the other. [[calls:${calls}]]`
 
-const mainSince = (server: FakeMessages, from: number, calls: number, what: string): FakeRequest[] => {
-  const main = server.requests.slice(from).filter((request) => request.main)
+const mainSince = (server: FakeAnthropic, from: number, calls: number, what: string): RecordedRequest[] => {
+  const main = mainRequests({ requests: server.requests.slice(from) })
   if (main.length !== calls + 1)
     throw new Error(`claude-code-driver-steps: ${what}: ${main.length} main-loop requests, expected ${calls + 1}`)
   return main
@@ -136,7 +137,7 @@ interface StepClient {
  */
 async function driverClient(
   root: string,
-  server: FakeMessages,
+  server: FakeAnthropic,
   calls: number,
   noop: boolean,
 ): Promise<StepClient & { spawnCost(): { rssMb: number; rawSpawnMs: Stats } }> {
@@ -224,7 +225,7 @@ async function driverClient(
  * `claude -p` alone: a fresh process per run, Claude Code's own Bash, permissions skipped; every run shares one config
  * dir. One unrecorded run of each kind first.
  */
-async function claudeClient(bin: string, root: string, server: FakeMessages, calls: number): Promise<StepClient> {
+async function claudeClient(bin: string, root: string, server: FakeAnthropic, calls: number): Promise<StepClient> {
   const dir = join(root, 'claude-p')
   const workspace = join(dir, 'workspace')
   const config = join(dir, 'config')
@@ -298,9 +299,9 @@ async function claudeClient(bin: string, root: string, server: FakeMessages, cal
       totalMs,
       stepMs: main.slice(1).map((request, i) => request.at - main[i]!.at),
       phases: Array.from({ length: count }, (_, i) => ({
-        toAssistant: assistant[i]! - main[i]!.wall,
+        toAssistant: assistant[i]! - main[i]!.wallClock,
         toolWindow: user[i]! - assistant[i]!,
-        toNext: main[i + 1]!.wall - user[i]!,
+        toNext: main[i + 1]!.wallClock - user[i]!,
       })),
       requestBytes: main.map((request) => request.bytes),
     }
@@ -338,7 +339,7 @@ export async function claudeCodeDriverStepsBench(options: { calls: number; reps:
   const title = '(l) Claude Code driver vs `claude -p`: time per tool step'
   return withClaude(title, 'hk-bench-claude-code-steps-', async (bin, root) => {
     const { calls } = options
-    const server = await startFakeMessages()
+    const server = await startFakeAnthropic({ script: claudeBenchScript })
     try {
       const clients = [
         await driverClient(root, server, calls, false),

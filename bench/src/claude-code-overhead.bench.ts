@@ -7,6 +7,7 @@ import { claudeCodeKernel } from './claude-code-setup.js'
 import { closeSetups, type HookSetup, preToolUseSetup } from './hook-occurrence.js'
 import {
   DIALECT_ROW,
+  heavyHeapNote,
   INSTANT_ROW,
   OVERHEAD_TARGET,
   overheadMethod,
@@ -103,7 +104,7 @@ export async function claudeCodeOverheadBench(options: { calls: number; warmup: 
       .join('; ')
     return {
       title: '(h) Claude Code dialect: one trivial PreToolUse hook (`true`) vs a raw spawn of `/bin/sh -c true`',
-      ...overheadTable(rows),
+      ...overheadTable(times),
       notes: [
         overheadMethod(options) +
           "for a `shell` call (Claude Code name `Bash`) on a started session, with the project's `.claude/settings.json` = one " +
@@ -119,6 +120,7 @@ export async function claudeCodeOverheadBench(options: { calls: number; warmup: 
           `${fmt(instantRow.stats.wallMs.median / hotMs, 1)}× less than as a cold single call above (a full GC before each round ` +
           'and a fork between calls leave the caches cold).',
         sessionLogNote(times),
+        heavyHeapNote(times),
         forkCostNote(byRss),
       ],
       data: {
@@ -132,6 +134,8 @@ export async function claudeCodeOverheadBench(options: { calls: number; warmup: 
         ownCostHotNsPerCall: breakdown,
         byRss,
         rows,
+        heavyRows: times.heavyRows,
+        rss: times.rss,
       },
     }
   } finally {

@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks'
 import { definePlugin, STAGE_OBSERVE, type SteerReceipt } from '@harness-kernel/kernel'
+import { mainRequests, type RecordedRequest, startFakeAnthropic, userTexts } from '@harness-kernel/testing'
 import { driverKernel, withClaude } from './claude-code-driver-setup.js'
-import { type FakeRequest, startFakeMessages, userTexts } from './fake-messages.js'
 import { fmt, gc, type Stats, summarize } from './measure.js'
+import { claudeBenchScript } from './model-scripts.js'
 import type { Section } from './report.js'
 
 const STEER = 'Also note the build time.'
@@ -55,7 +56,7 @@ export interface SteerBenchResult {
 export async function claudeCodeSteerBench(options: { turns: number; warmup: number }): Promise<Section> {
   const title = '(k) Claude Code driver: steer → `queued` at a parked kernel tool call'
   return withClaude(title, 'hk-bench-claude-code-steer-', async (_bin, root) => {
-    const server = await startFakeMessages()
+    const server = await startFakeAnthropic({ script: claudeBenchScript })
     let armed = false
     let current: Partial<SteeredTurn> = {}
     let receipt: SteerReceipt | undefined
@@ -110,16 +111,16 @@ export async function claudeCodeSteerBench(options: { turns: number; warmup: num
         const result = await session.run(`Run \`true\` once. [[calls:1]]`)
         const turnMs = performance.now() - start
         if (result.status !== 'completed') throw new Error(`claude-code-steer: a turn ended ${result.status}: ${result.error ?? ''}`)
-        const main = server.requests.slice(before).filter((request) => request.main)
+        const main = mainRequests({ requests: server.requests.slice(before) })
         if (main.length !== 2) throw new Error(`claude-code-steer: ${main.length} main-loop requests in a turn, expected 2`)
         if (current.toolResult === undefined || current.resultInClaude === undefined)
           throw new Error('claude-code-steer: a turn without a timed tool result')
         const release = current.resultInClaude - current.toolResult
-        const toNext = (main[1] as FakeRequest).at - current.toolResult
+        const toNext = (main[1] as RecordedRequest).at - current.toolResult
         if (!steered) return { turnMs, release, toNext }
         const outcome = await (receipt as SteerReceipt | undefined)
         if (outcome?.state !== 'recorded') throw new Error(`claude-code-steer: the steer was ${outcome?.state ?? 'not made'}`)
-        const next = main[1] as FakeRequest
+        const next = main[1] as RecordedRequest
         if (!userTexts(next).some((text) => text.includes(STEER)))
           throw new Error('claude-code-steer: the next request does not carry the steer')
         const sample = { ...current, nextRequest: next.at, turnMs, release, toNext }

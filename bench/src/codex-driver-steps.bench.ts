@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { definePlugin, type ToolResultBlock } from '@harness-kernel/kernel'
+import { type FakeOpenAI, type RecordedRequest, startFakeOpenAI } from '@harness-kernel/testing'
 import { codexDriverKernel, codexExecHome, noopTool, sameAsDriver, withCodex } from './codex-driver-setup.js'
-import { callsDirective, type FakeRequest, type FakeResponses, startFakeResponses } from './fake-responses.js'
 import { medianDifferenceInterval } from './hook-latency.js'
 import { fmt, gc, perCall, type Stats, summarize } from './measure.js'
+import { callsDirective, codexBenchScript } from './model-scripts.js'
 import { rawSpawn } from './raw-spawn.js'
 import type { Section } from './report.js'
 
@@ -68,15 +69,15 @@ const prompt = (calls: number, tool: string, args: Record<string, unknown>) =>
 const schedule = (reps: number, calls: number) => Array.from({ length: reps }, (_, rep) => (rep % 2 === 0 ? [1, calls] : [calls, 1])).flat()
 
 /** The requests of one turn or run: K calls of `tool`, then a text; throws otherwise. */
-function requestsSince(server: FakeResponses, from: number, calls: number, tool: string, what: string): FakeRequest[] {
+function requestsSince(server: FakeOpenAI, from: number, calls: number, tool: string, what: string): RecordedRequest[] {
   const requests = server.requests.slice(from)
-  const shape = requests.map((request) => (request.reply.kind === 'call' ? request.reply.name : 'text')).join(',')
+  const shape = requests.map((request) => request.toolCalls[0]?.name ?? 'text').join(',')
   const expected = [...Array.from({ length: calls }, () => tool), 'text'].join(',')
   if (shape !== expected) throw new Error(`codex-driver-steps: ${what}: replies ${shape}, expected ${expected}`)
   return requests
 }
 
-const stepsOf = (requests: FakeRequest[]) => requests.slice(1).map((request, i) => request.at - requests[i]!.at)
+const stepsOf = (requests: RecordedRequest[]) => requests.slice(1).map((request, i) => request.at - requests[i]!.at)
 
 function summarizeClient(client: Client, runs: StepRun[], calls: number): ClientSteps {
   const one = runs.filter((run) => run.calls === 1).map((run) => run.totalMs)
@@ -117,7 +118,7 @@ function summarizeClient(client: Client, runs: StepRun[], calls: number): Client
  */
 async function driverRuns(
   root: string,
-  server: FakeResponses,
+  server: FakeOpenAI,
   calls: number,
   reps: number,
   noop: boolean,
@@ -141,7 +142,7 @@ async function driverRuns(
   })
   const { kernel, workspace } = await codexDriverKernel({
     dir: join(root, noop ? 'driver-noop' : 'driver'),
-    baseUrl: server.url,
+    baseUrl: server.baseURL,
     plugins: noop ? [noopTool, probe] : [probe],
   })
   const tool = noop ? 'noop' : 'shell'
@@ -173,7 +174,7 @@ async function driverRuns(
           if (values.length !== count)
             throw new Error(`codex-driver-steps: ${values.length} ${name} marks in a driver turn, expected ${count}`)
         }
-        if (rep === 0 && index === 0) sameAsDriver(workspace, session.id, server.url)
+        if (rep === 0 && index === 0) sameAsDriver(workspace, session.id, server.baseURL)
         if (index === 0) continue
         runs.push({
           calls: count,
@@ -210,8 +211,8 @@ interface ExecEvent {
  * `codex exec` alone: a fresh process per run, Codex's own `exec_command` (`{"cmd":"true"}`), no sandbox, no approvals;
  * its runs share one HOME and CODEX_HOME (the driver's `config.toml`).
  */
-async function execRuns(bin: string, root: string, server: FakeResponses, calls: number, reps: number): Promise<StepRun[]> {
-  const { workspace, env } = codexExecHome(join(root, 'exec'), server.url)
+async function execRuns(bin: string, root: string, server: FakeOpenAI, calls: number, reps: number): Promise<StepRun[]> {
+  const { workspace, env } = codexExecHome(join(root, 'exec'), server.baseURL)
   const args = (count: number) => [
     'exec',
     '--skip-git-repo-check',
@@ -284,7 +285,7 @@ export async function codexDriverStepsBench(options: { calls: number; reps: numb
   const title = '(o) Codex driver vs `codex exec`: time per tool step'
   return withCodex(title, 'hk-bench-codex-steps-', async (bin, root) => {
     const { calls } = options
-    const server = await startFakeResponses()
+    const server = await startFakeOpenAI({ script: codexBenchScript })
     try {
       const driverSide = await driverRuns(root, server, calls, options.reps, false)
       const driver = summarizeClient('driver', driverSide.runs, calls)

@@ -4,7 +4,15 @@ import { join } from 'node:path'
 import type { Plugin, ProcessRunner, ProcessRunOptions } from '@harness-kernel/kernel'
 import { codexKernel } from './codex-setup.js'
 import { closeSetups, type HookSetup, preToolUseSetup } from './hook-occurrence.js'
-import { OVERHEAD_TARGET, overheadMethod, overheadSetups, overheadTable, sessionLogNote, timeOverhead } from './hook-overhead.js'
+import {
+  heavyHeapNote,
+  OVERHEAD_TARGET,
+  overheadMethod,
+  overheadSetups,
+  overheadTable,
+  sessionLogNote,
+  timeOverhead,
+} from './hook-overhead.js'
 import { fmt } from './measure.js'
 import { forkCostByRss, forkCostNote } from './raw-spawn.js'
 import type { Section } from './report.js'
@@ -34,13 +42,14 @@ export async function codexHookOverheadBench(options: { calls: number; warmup: n
     const { rows } = times
     return {
       title: '(d) Codex dialect: one trivial PreToolUse hook (`true`) vs a raw spawn of `/bin/bash -c true`',
-      ...overheadTable(rows),
+      ...overheadTable(times),
       notes: [
         overheadMethod(options) +
           'for a `shell` call (Codex name `Bash`) on a started session, with `hooks.json` = one PreToolUse handler `true`. ' +
           `The spawn rows write the same ${fmt(Buffer.byteLength(stdin))}-byte payload the dialect sends. CPU is this process's ` +
           `(all threads) per call. Target from the issue: the dialect within ${OVERHEAD_TARGET}× of the raw spawn.`,
         sessionLogNote(times),
+        heavyHeapNote(times),
         forkCostNote(byRss),
       ],
       data: {
@@ -51,6 +60,8 @@ export async function codexHookOverheadBench(options: { calls: number; warmup: n
         logBytesPerOccurrence: times.logBytes,
         byRss,
         rows,
+        heavyRows: times.heavyRows,
+        rss: times.rss,
       },
     }
   } finally {

@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks'
 import { definePlugin, defineTool, type Session, type SteerReceipt, textOf } from '@harness-kernel/kernel'
+import { type InputItem, itemText, type RecordedRequest, startFakeOpenAI } from '@harness-kernel/testing'
 import { z } from 'zod'
 import { codexDriverKernel, withCodex } from './codex-driver-setup.js'
-import { callsDirective, type FakeRequest, itemText, startFakeResponses, streamDirective } from './fake-responses.js'
 import { fmt, gc, type Stats, summarize } from './measure.js'
+import { callsDirective, codexBenchScript, streamDirective, streamedText } from './model-scripts.js'
 import type { Section } from './report.js'
 
 const STEER = 'Also note the build time.'
@@ -67,7 +68,7 @@ const withTimeout = <T>(promise: Promise<T>, ms: number, what: string): Promise<
 export async function codexSteerBench(options: { turns: number; warmup: number; deltas: number; deltaMs: number }): Promise<Section> {
   const title = '(n) Codex driver: steer → `recorded`, at a parked kernel tool call and during a streamed answer'
   return withCodex(title, 'hk-bench-codex-steer-', async (_bin, root) => {
-    const server = await startFakeResponses()
+    const server = await startFakeOpenAI({ script: codexBenchScript })
     let mode: 'tool' | 'stream' | 'plain' = 'plain'
     let current: Partial<SteeredTurn> = {}
     let receipt: SteerReceipt | undefined
@@ -123,7 +124,7 @@ export async function codexSteerBench(options: { turns: number; warmup: number; 
         })
       },
     })
-    const { kernel } = await codexDriverKernel({ dir: root, baseUrl: server.url, plugins: [probe] })
+    const { kernel } = await codexDriverKernel({ dir: root, baseUrl: server.baseURL, plugins: [probe] })
     try {
       const session = await kernel.startSession()
       const turn = async (kind: typeof mode): Promise<SteeredTurn | PlainTurn> => {
@@ -149,13 +150,15 @@ export async function codexSteerBench(options: { turns: number; warmup: number; 
         }
         const outcome = await (receipt as SteerReceipt | undefined)
         if (outcome?.state !== 'recorded') throw new Error(`codex-steer: a steer in a ${kind} turn was ${outcome?.state ?? 'not made'}`)
-        const carrying = (request: FakeRequest) =>
-          request.input.some((item) => item.role === 'user' && item.type !== 'function_call_output' && isSteer(itemText(item)))
+        const carrying = (request: RecordedRequest) =>
+          (request.body.input as InputItem[]).some(
+            (item) => item.role === 'user' && item.type !== 'function_call_output' && isSteer(itemText(item)),
+          )
         const next = requests.find(carrying)
         if (!next) throw new Error(`codex-steer: no request after a ${kind} turn's steer carries it`)
         if (kind === 'stream') {
-          const streamed = requests.find((request) => request.reply.kind === 'text' && request.reply.deltas > 1)
-          if (streamed?.aborted !== undefined) current.aborted = streamed.aborted
+          const streamed = requests.find(streamedText)
+          if (streamed?.abortedAt !== undefined) current.aborted = streamed.abortedAt
         }
         const sample = { ...current, nextRequest: next.at, turnMs }
         for (const key of ['steer', 'claimed', 'logged', 'recorded', ...(kind === 'tool' ? ['toolResult'] : [])] as const) {

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { ExecProcessRunner } from '@harness-kernel/kernel'
 import { codexKernel, preToolUseHooks } from './codex-setup.js'
 import { alternateRuns, medianDifferenceInterval, type RunsByHook, runsByHook, shellCallsScript, timedKernelTurn } from './hook-latency.js'
 import { fmt, type Stats, summarize } from './measure.js'
@@ -8,7 +9,7 @@ import type { Section } from './report.js'
 
 const CODEX_VERSION = '0.169.0'
 
-type Client = 'codex' | 'kernel'
+type Client = 'codex' | 'kernel' | 'kernel-in-process'
 
 /** One run of a K-tool-call turn. */
 interface RunSample {
@@ -79,15 +80,19 @@ async function codexRun(located: LocatedClient, root: string, name: string, with
   }
 }
 
-/** One `session.run()` of the same turn on a fresh kernel with the Codex dialect; steps timed from `step/start` events. */
-async function kernelRun(root: string, name: string, withHook: boolean, calls: number): Promise<RunSample> {
+/**
+ * One `session.run()` of the same turn on a fresh kernel with the Codex dialect; steps timed from `step/start` events.
+ * `inProcess`: its `processRunner` is `ExecProcessRunner` instead of the default, the process launcher.
+ */
+async function kernelRun(root: string, name: string, withHook: boolean, calls: number, inProcess: boolean): Promise<RunSample> {
   const stepStart: number[] = []
   let hookRuns = 0
-  const dir = join(root, 'kernel-runs', name)
+  const dir = join(root, inProcess ? 'kernel-in-process-runs' : 'kernel-runs', name)
   const commands = withHook ? ['true'] : []
+  const processRunner = inProcess ? { processRunner: new ExecProcessRunner() } : {}
   const totalMs = await timedKernelTurn(
     'codex-real',
-    (probe) => codexKernel({ dir, commands, script: shellCallsScript(calls), plugins: [probe] }).kernel,
+    (probe) => codexKernel({ dir, commands, script: shellCallsScript(calls), plugins: [probe], ...processRunner }).kernel,
     (event, at) => {
       if (event.type === 'step/start' || event.type === 'turn/end') stepStart.push(at())
       if (event.type === 'hook/run') hookRuns++
@@ -123,9 +128,25 @@ export async function codexRealBench(options: { calls: number; reps: number; ker
     const { calls } = options
     // One unrecorded run of each first (disk cache, JIT), then with and without alternate, the order flipping every repetition.
     const codexSamples = await alternateRuns(options.reps, (name, withHook) => codexRun(located, root, name, withHook, calls))
-    const kernelSamples = await alternateRuns(options.kernelReps, (name, withHook) => kernelRun(root, name, withHook, calls))
+    // The kernel with each runner, a run of each in turn (the order flipping every repetition).
+    let pairs = 0
+    const kernelPairs = await alternateRuns(options.kernelReps, async (name, withHook) => {
+      const order = pairs++ % 2 === 0 ? [false, true] : [true, false]
+      const runs: Record<string, RunSample> = {}
+      for (const inProcess of order) runs[String(inProcess)] = await kernelRun(root, name, withHook, calls, inProcess)
+      return { launcher: runs.false!, inProcess: runs.true! }
+    })
     const codex = summarizeClient('codex', codexSamples, calls)
-    const kernel = summarizeClient('kernel', kernelSamples, calls)
+    const kernel = summarizeClient(
+      'kernel',
+      kernelPairs.map((pair) => pair.launcher),
+      calls,
+    )
+    const kernelInProcess = summarizeClient(
+      'kernel-in-process',
+      kernelPairs.map((pair) => pair.inProcess),
+      calls,
+    )
     const row = (label: string, result: ClientResult, reps: number) => [
       label,
       `${reps} × ${calls}`,
@@ -151,7 +172,8 @@ export async function codexRealBench(options: { calls: number; reps: number; ker
       ],
       rows: [
         row(`real Codex ${CODEX_VERSION} (\`codex exec\`)`, codex, options.reps),
-        row('kernel + Codex dialect', kernel, options.kernelReps),
+        row('kernel + Codex dialect (process launcher, the default)', kernel, options.kernelReps),
+        row('kernel + Codex dialect, in-process runner', kernelInProcess, options.kernelReps),
         [
           'kernel / Codex',
           '',
@@ -162,19 +184,30 @@ export async function codexRealBench(options: { calls: number; reps: number; ker
           ratio(kernel.addedPerCallSteps, codex.addedPerCallSteps),
           '',
         ],
+        [
+          'kernel in-process / Codex',
+          '',
+          '',
+          '',
+          ratio(kernelInProcess.addedPerCallTotals, codex.addedPerCallTotals),
+          '',
+          ratio(kernelInProcess.addedPerCallSteps, codex.addedPerCallSteps),
+          '',
+        ],
       ],
       notes: [
         `One turn of K = ${calls} shell calls of \`true\`, then a message, with and without hooks.json = one PreToolUse handler \`true\` ` +
           '(matcher `Bash`). Codex: `shared/real-clients/codex/run-case.sh` (fake Responses server on 127.0.0.1, `codex exec ' +
           '--dangerously-bypass-hook-trust`); run ms is the `codex exec` process (start-up included), a tool step is the time ' +
           'between the model request that asked for the call and the next request (the fake server logs both). Kernel: scripted ' +
-          'model, `tools()`, `codexHooks({ trust: "all" })`, a fresh kernel per run; run ms is `session.run()`, a tool step is ' +
+          'model, `tools()`, `codexHooks({ trust: "all" })`, a fresh kernel per run, its processes started by the process launcher ' +
+          '(the default) or in its own process (`ExecProcessRunner`), a run of each in turn; run ms is `session.run()`, a tool step is ' +
           `between consecutive \`step/start\` events. One unrecorded run of each first; with and without alternate. Step medians are ` +
           `over all K steps of all runs (${options.reps * calls} per way for Codex, ${options.kernelReps * calls} for the kernel). ` +
           'The interval is a percentile bootstrap of the step-median difference; a negative "added" value, or an interval ' +
           'that holds 0, means the difference is below the noise of this machine.',
       ],
-      data: { options, codexVersion: CODEX_VERSION, codex, kernel },
+      data: { options, codexVersion: CODEX_VERSION, codex, kernel, kernelInProcess },
     }
   })
 }

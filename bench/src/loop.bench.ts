@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { createKernel, definePlugin, defineTool, type KernelOptions } from '@harness-kernel/kernel'
 import { type ScriptStep, scriptedModel } from '@harness-kernel/scripted-model'
 import { z } from 'zod'
-import { fmt, gc, now, type Stats, since, summarize } from './measure.js'
+import { fmt, gc, now, runQueueWaitNs, type Stats, since, summarize } from './measure.js'
 import type { Section } from './report.js'
 
 type Fsync = NonNullable<KernelOptions['fsync']>
@@ -19,6 +19,7 @@ interface MemorySample {
   logBytes: number
 }
 
+/** A timed run: step boundaries only, nothing else in the process between them. */
 export interface LoopRun {
   fsync: Fsync
   steps: number
@@ -28,6 +29,15 @@ export interface LoopRun {
   /** Median µs/step over the first and the last 100 steps: does a step get slower as the transcript grows? */
   first100Us: number
   last100Us: number
+  /** Time the main thread waited for a CPU during the run (other processes on the machine), µs per step; Linux only. */
+  cpuWaitUs: number | undefined
+}
+
+/** A memory run: the same session, sampled every few steps with a forced GC (which would distort a timed run). */
+export interface MemoryRun {
+  fsync: Fsync
+  steps: number
+  status: string
   memory: MemorySample[]
   peakRss: number
   peakHeapUsed: number
@@ -55,13 +65,18 @@ function script(steps: number): ScriptStep[] {
 interface Probe {
   stepStart: Float64Array
   memory: MemorySample[]
+  /** Sample memory every this many steps (and at steps 1 and 100); 0 in a timed run. */
+  every: number
   paused: number
   origin: bigint
   path: string
 }
 
-/** Times step boundaries from `step/start` events; every `every` steps samples memory (with a forced GC) and books that time as paused. */
-function probePlugin(probe: Probe, steps: number, every: number) {
+/**
+ * Times step boundaries from `step/start` events; in a memory run, every `every` steps samples memory (with a forced
+ * GC) and books that time as paused.
+ */
+function probePlugin(probe: Probe, steps: number) {
   const sampleMemory = (step: number) => {
     const start = now()
     const raw = process.memoryUsage()
@@ -70,6 +85,7 @@ function probePlugin(probe: Probe, steps: number, every: number) {
     probe.memory.push({ step, rss: raw.rss, heapUsedRaw: raw.heapUsed, heapUsed, logBytes: statSync(probe.path).size })
     probe.paused += since(start)
   }
+  const { every } = probe
   const plugin = definePlugin({
     name: 'bench-probe',
     setup(kernel) {
@@ -77,7 +93,7 @@ function probePlugin(probe: Probe, steps: number, every: number) {
       kernel.hooks.sessionEvent.tap('bench-probe', ({ event }) => {
         if (event.type === 'step/start') {
           probe.stepStart[event.step] = since(probe.origin) - probe.paused
-          if (event.step === 1 || event.step === 100 || event.step % every === 0) sampleMemory(event.step)
+          if (every > 0 && (event.step === 1 || event.step === 100 || event.step % every === 0)) sampleMemory(event.step)
         } else if (event.type === 'turn/end') probe.stepStart[steps + 1] = since(probe.origin) - probe.paused
       })
     },
@@ -86,38 +102,46 @@ function probePlugin(probe: Probe, steps: number, every: number) {
 }
 
 /** Kernel, session and turn result live only in here, so that nothing of them is reachable afterwards. */
-async function drive(fsync: Fsync, steps: number, every: number, dir: string, probe: Probe) {
-  const { plugin, sampleMemory } = probePlugin(probe, steps, every)
+async function drive(fsync: Fsync, steps: number, dir: string, probe: Probe) {
+  const { plugin, sampleMemory } = probePlugin(probe, steps)
   const model = scriptedModel({ script: script(steps), record: false })
   const kernel = createKernel([model, plugin], { cwd: dir, sessionsDir: join(dir, 'sessions'), fsync })
   try {
     const session = await kernel.startSession()
     probe.path = session.transcriptPath
     gc()
+    const waitedBefore = runQueueWaitNs()
     probe.origin = now()
     const { status } = await session.run('go')
     const totalMs = (since(probe.origin) - probe.paused) / 1e6
-    sampleMemory(steps + 1)
+    const waitedAfter = runQueueWaitNs()
+    const waitedNs = waitedBefore === undefined || waitedAfter === undefined ? undefined : waitedAfter - waitedBefore
+    if (probe.every > 0) sampleMemory(steps + 1)
     await session.end()
-    return { status, calls: model.model.calls, totalMs }
+    return { status, calls: model.model.calls, totalMs, waitedNs }
   } finally {
     await kernel.dispose()
   }
 }
 
-/** One `session.run()` of `steps` sampling steps, in a fresh kernel and temp dir. */
-async function runOnce(fsync: Fsync, steps: number, every: number): Promise<LoopRun> {
+const newProbe = (steps: number, every: number): Probe => ({
+  stepStart: new Float64Array(steps + 2),
+  memory: [],
+  every,
+  paused: 0,
+  origin: now(),
+  path: '',
+})
+
+/** One timed `session.run()` of `steps` sampling steps, in a fresh kernel and temp dir. */
+async function timedRun(fsync: Fsync, steps: number): Promise<LoopRun> {
   const dir = mkdtempSync(join(tmpdir(), 'hk-bench-loop-'))
-  const probe: Probe = { stepStart: new Float64Array(steps + 2), memory: [], paused: 0, origin: now(), path: '' }
+  const probe = newProbe(steps, 0)
   try {
     gc()
-    const heapBefore = process.memoryUsage().heapUsed
-    const { status, calls, totalMs } = await drive(fsync, steps, every, dir, probe)
-    gc()
-    const heapLeftAfterDispose = process.memoryUsage().heapUsed - heapBefore
-    const { stepStart, memory } = probe
+    const { status, calls, totalMs, waitedNs } = await drive(fsync, steps, dir, probe)
+    const { stepStart } = probe
     const perStep = Array.from({ length: steps }, (_, index) => (stepStart[index + 2]! - stepStart[index + 1]!) / 1e3)
-    const steady = memory.filter((sample) => sample.step >= 100 && sample.step <= steps)
     return {
       fsync,
       steps: calls,
@@ -126,6 +150,29 @@ async function runOnce(fsync: Fsync, steps: number, every: number): Promise<Loop
       perStepUs: summarize(perStep),
       first100Us: summarize(perStep.slice(0, 100)).median,
       last100Us: summarize(perStep.slice(-100)).median,
+      cpuWaitUs: waitedNs === undefined ? undefined : waitedNs / 1e3 / steps,
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The same run sampled for memory every `every` steps. */
+async function memoryRun(fsync: Fsync, steps: number, every: number): Promise<MemoryRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'hk-bench-loop-'))
+  const probe = newProbe(steps, every)
+  try {
+    gc()
+    const heapBefore = process.memoryUsage().heapUsed
+    const { status, calls } = await drive(fsync, steps, dir, probe)
+    gc()
+    const heapLeftAfterDispose = process.memoryUsage().heapUsed - heapBefore
+    const { memory } = probe
+    const steady = memory.filter((sample) => sample.step >= 100 && sample.step <= steps)
+    return {
+      fsync,
+      steps: calls,
+      status,
       memory,
       peakRss: Math.max(...memory.map((sample) => sample.rss)),
       peakHeapUsed: Math.max(...memory.map((sample) => sample.heapUsedRaw)),
@@ -150,21 +197,39 @@ function slope(points: [number, number][]): number {
 
 const mb = (bytes: number) => `${fmt(bytes / 2 ** 20, 1)} MB`
 
+/** Timed runs per mode and round: those of the cheap modes are many, since a median of more runs is steadier on a shared machine. */
+const TIMED_PER_ROUND: Record<Fsync, number> = { never: 3, steering: 3, always: 1 }
+
 export async function loopBench(options: { steps: number; runs: number; every: number }): Promise<Section> {
   const modes: Fsync[] = ['never', 'steering', 'always']
-  await runOnce('never', 200, 100) // warmup: JIT, module loading
+  // Warmup (JIT, module loading): one run of full length; after 200 steps alone, the first timed run was ~4× slower.
+  await timedRun('never', options.steps)
   const runs: LoopRun[] = []
-  for (let round = 0; round < options.runs; round++)
-    for (const fsync of modes) runs.push(await runOnce(fsync, options.steps, options.every))
-  for (const run of runs) {
+  const memoryRuns: MemoryRun[] = []
+  for (let round = 0; round < options.runs; round++) {
+    for (const fsync of modes) for (let timed = 0; timed < TIMED_PER_ROUND[fsync]; timed++) runs.push(await timedRun(fsync, options.steps))
+  }
+  // Memory runs last, so that no timed run comes right after their forced GCs.
+  for (let round = 0; round < options.runs; round++) {
+    for (const fsync of modes) memoryRuns.push(await memoryRun(fsync, options.steps, options.every))
+  }
+  for (const run of [...runs, ...memoryRuns]) {
     if (run.status !== 'completed' || run.steps !== options.steps) throw new Error(`loop: run ended ${run.status} after ${run.steps} steps`)
   }
-  // Per mode, the run with the median total time.
-  const picked = modes.map((fsync) => {
-    const mine = runs.filter((run) => run.fsync === fsync).sort((a, b) => a.totalMs - b.totalMs)
-    return mine[mine.length >> 1]!
-  })
-  const at = (run: LoopRun, step: number) => run.memory.find((sample) => sample.step === step)!
+  // Per mode, the timed run with the median total time, and the memory run with the median heap growth.
+  const median = <T>(list: T[], by: (item: T) => number) => [...list].sort((a, b) => by(a) - by(b))[list.length >> 1]!
+  const picked = modes.map((fsync) => ({
+    run: median(
+      runs.filter((run) => run.fsync === fsync),
+      (run) => run.totalMs,
+    ),
+    memory: median(
+      memoryRuns.filter((run) => run.fsync === fsync),
+      (run) => run.heapPerStep,
+    ),
+  }))
+  const at = (run: MemoryRun, step: number) => run.memory.find((sample) => sample.step === step)!
+  const waited = (run: LoopRun) => (run.cpuWaitUs === undefined ? '' : fmt(run.cpuWaitUs, 1))
   return {
     title: `(b) Loop: one ${fmt(options.steps)}-step \`session.run()\` (scripted model, no-op tool)`,
     head: [
@@ -173,6 +238,7 @@ export async function loopBench(options: { steps: number; runs: number; every: n
       'µs/step median',
       'µs/step p99',
       'µs/step first → last 100',
+      'waiting for a CPU, µs/step',
       'peak RSS',
       `RSS @100 → @${options.steps}`,
       'peak heapUsed',
@@ -182,26 +248,32 @@ export async function loopBench(options: { steps: number; runs: number; every: n
       'heap / log',
       'heap left after dispose',
     ],
-    rows: picked.map((run) => [
+    rows: picked.map(({ run, memory }) => [
       run.fsync,
       fmt(run.totalMs),
       fmt(run.perStepUs.median),
       fmt(run.perStepUs.p99),
       `${fmt(run.first100Us)} → ${fmt(run.last100Us)}`,
-      mb(run.peakRss),
-      `${mb(at(run, 100).rss)} → ${mb(at(run, options.steps).rss)}`,
-      mb(run.peakHeapUsed),
-      `${mb(at(run, 100).heapUsed)} → ${mb(at(run, options.steps).heapUsed)}`,
-      fmt(run.heapPerStep),
-      fmt(run.logPerStep),
-      `${fmt(run.heapPerStep / run.logPerStep, 2)}×`,
-      `${fmt(run.heapLeftAfterDispose / 1024)} KB`,
+      waited(run),
+      mb(memory.peakRss),
+      `${mb(at(memory, 100).rss)} → ${mb(at(memory, options.steps).rss)}`,
+      mb(memory.peakHeapUsed),
+      `${mb(at(memory, 100).heapUsed)} → ${mb(at(memory, options.steps).heapUsed)}`,
+      fmt(memory.heapPerStep),
+      fmt(memory.logPerStep),
+      `${fmt(memory.heapPerStep / memory.logPerStep, 2)}×`,
+      `${fmt(memory.heapLeftAfterDispose / 1024)} KB`,
     ]),
     notes: [
-      `Median of ${options.runs} runs per mode (by total time). Per-step time is between consecutive \`step/start\` events ` +
-        `(the last step ends at \`turn/end\`); memory is sampled every ${options.every} steps from a \`session/event\` tap, ` +
-        'RSS and heapUsed before and heapUsed after a forced GC, and the sampling time is subtracted. RSS is the whole process (earlier benchmarks included). Heap and log growth per step are least-squares slopes over the samples from step 100 to the last step.',
+      `Per mode, the median (by total time) of ${options.runs * TIMED_PER_ROUND.never} timed runs (${options.runs * TIMED_PER_ROUND.always} with \`always\`). ` +
+        'Per-step time is between consecutive `step/start` events ' +
+        '(the last step ends at `turn/end`). "Waiting for a CPU" is the time the main thread was runnable but not running ' +
+        '(Linux schedstat) over the timed run, per step: what other processes on the machine took. After all timed runs come ' +
+        `${options.runs} memory runs per mode of the same session (the median by heap growth is shown): memory sampled every ` +
+        `${options.every} steps from a \`session/event\` tap, RSS and heapUsed before and heapUsed after a forced GC (forced ` +
+        'GCs inside a timed run would slow its later steps). RSS is the whole process (earlier benchmarks included). Heap and ' +
+        'log growth per step are least-squares slopes over the samples from step 100 to the last step.',
     ],
-    data: { options, runs },
+    data: { options, runs, memoryRuns },
   }
 }

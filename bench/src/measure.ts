@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 
@@ -118,4 +119,19 @@ export async function perCall(variants: Record<string, Call>, options: PerCallOp
     }
   }
   return Object.fromEntries(names.map((name) => [name, { wallMs: summarize(wall[name]!), cpuMs: summarize(cpu[name]!) }]))
+}
+
+/**
+ * Nanoseconds this process's main thread has spent runnable but waiting for a CPU (the second field of Linux's
+ * `/proc/self/task/<pid>/schedstat`); undefined where that is not available. Read before and after a timed run, it
+ * says how much of the run's wall time went to other processes on a shared machine.
+ */
+export function runQueueWaitNs(): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')
+    const waited = Number(fields[1])
+    return Number.isFinite(waited) ? waited : undefined
+  } catch {
+    return undefined
+  }
 }

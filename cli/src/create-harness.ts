@@ -21,7 +21,8 @@ import {
   parseDriverName,
 } from './driver-spec.js'
 import { defaultMcpPlugin } from './mcp-setup.js'
-import { createModelPlugin, MODEL_USAGE, modelOptionsHelp } from './model-spec.js'
+import { createModelPlugin, modelOptionsHelp } from './model-spec.js'
+import { MODEL_USAGE } from './model-usage.js'
 
 export interface CreateHarnessOptions {
   /** The harness's working directory; relative paths below resolve against it. Default `process.cwd()`. */

@@ -174,8 +174,6 @@ function withKey(apiKey: string | undefined, source: string): { apiKey?: string;
   return apiKey === undefined ? {} : { apiKey, apiKeySource: source }
 }
 
-export const MODEL_USAGE = '--model scripted:FILE|openai:MODEL|anthropic:MODEL|deepseek:MODEL|ollama:MODEL|openai-chat:MODEL'
-
 /** Every provider, what it reads, and whether that is set, for "no model" and bad-spec messages. */
 export function modelOptionsHelp(env: ModelContext['env']): string {
   const width = Math.max(...Object.values(modelProviders).map((entry) => entry.usage.length))

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { Command } from 'commander'
-import { addAppServerCommand } from './commands/app-server.js'
-import { addHooksCommand } from './commands/hooks.js'
-import { addRunCommand } from './commands/run.js'
-import { addSessionsCommand } from './commands/sessions.js'
+import { addAppServerCommand } from './commands/app-server-command.js'
+import { addHooksCommand } from './commands/hooks-command.js'
+import { addRunCommand } from './commands/run-command.js'
+import { addSessionsCommand } from './commands/sessions-command.js'
 import type { CliIo } from './io.js'
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }

@@ -160,29 +160,32 @@ describe('harness.config', () => {
 
   it('errors loading a config name the file and the cause', async () => {
     const broken = project({ 'harness.config.mjs': 'export default {\n' })
-    const syntax = await harness(['run', 'hi'], { cwd: broken })
-    expect(syntax.code).toBe(2)
-    expect(syntax.stderr).toContain(`harness: failed to load config ${join(broken, 'harness.config.mjs')}: SyntaxError`)
-
     const brokenTs = project({ 'harness.config.ts': 'const x: number = \nexport default {}\n' })
-    const tsSyntax = await harness(['run', 'hi'], { cwd: brokenTs })
-    expect(tsSyntax.code).toBe(2)
-    expect(tsSyntax.stderr).toContain(`harness: failed to load config ${join(brokenTs, 'harness.config.ts')}:`)
-
     const unknownKey = project({ 'harness.config.mjs': 'export default { modle: "scripted:x.yaml" }\n' })
-    const typo = await harness(['run', 'hi'], { cwd: unknownKey })
-    expect(typo.code).toBe(2)
-    expect(typo.stderr).toContain(`harness: invalid config ${join(unknownKey, 'harness.config.mjs')}: unknown config key "modle"`)
-
-    const missing = await harness(['run', 'hi', '--config', 'nope.mjs'], { cwd: unknownKey })
-    expect(missing.code).toBe(2)
-    expect(missing.stderr).toContain(`config file ${join(unknownKey, 'nope.mjs')} does not exist`)
-
     const throwing = project({
       'harness.config.mjs': `export default { model: 'scripted:s.yaml', plugins: [{ name: 'bad', setup() { throw new Error('boom') } }] }\n`,
       's.yaml': '- text: x\n',
     })
-    const setup = await harness(['run', 'hi'], { cwd: throwing })
+    // Independent runs, side by side.
+    const [syntax, tsSyntax, typo, missing, setup] = await Promise.all([
+      harness(['run', 'hi'], { cwd: broken }),
+      harness(['run', 'hi'], { cwd: brokenTs }),
+      harness(['run', 'hi'], { cwd: unknownKey }),
+      harness(['run', 'hi', '--config', 'nope.mjs'], { cwd: unknownKey }),
+      harness(['run', 'hi'], { cwd: throwing }),
+    ])
+    expect(syntax.code).toBe(2)
+    expect(syntax.stderr).toContain(`harness: failed to load config ${join(broken, 'harness.config.mjs')}: SyntaxError`)
+
+    expect(tsSyntax.code).toBe(2)
+    expect(tsSyntax.stderr).toContain(`harness: failed to load config ${join(brokenTs, 'harness.config.ts')}:`)
+
+    expect(typo.code).toBe(2)
+    expect(typo.stderr).toContain(`harness: invalid config ${join(unknownKey, 'harness.config.mjs')}: unknown config key "modle"`)
+
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain(`config file ${join(unknownKey, 'nope.mjs')} does not exist`)
+
     expect(setup.code).toBe(2)
     expect(setup.stderr).toContain('plugin "bad" failed to set up: boom')
   })

@@ -221,20 +221,23 @@ describe("a project's .codex/ hooks in a project Codex does not trust", () => {
     const why = `no [projects.${JSON.stringify(cwd)}] trust_level in ${configToml}`
     const notLoaded = `the project's .codex/ hooks are not loaded because the project ${cwd} is not trusted (${why})`
 
-    const list = await run(['hooks', 'list', '--dialect', 'codex'])
+    // Independent runs, side by side: nothing is trusted yet.
+    const [list, json, skipped] = await Promise.all([
+      run(['hooks', 'list', '--dialect', 'codex']),
+      run(['hooks', 'list', '--dialect', 'codex', '--json']),
+      run(['run', 'hi', '--model', 'scripted:script.yaml']),
+    ])
     expect(list.code).toBe(0)
     expect(list.stdout).toContain(`no Codex hooks found`)
     expect(list.stdout).toContain(
       `${notLoaded}:\n  ${projectJson}\nTrust the project as Codex does: harness hooks trust --project --codex-home ${codexHome} (add --all to trust its hooks too)`,
     )
-    const json = await run(['hooks', 'list', '--dialect', 'codex', '--json'])
     expect(JSON.parse(json.stdout).untrustedProject).toEqual({
       path: cwd,
       configPath: configToml,
       layers: [{ dir: cwd, dotCodex: join(cwd, '.codex'), hookFiles: [projectJson] }],
     })
 
-    const skipped = await run(['run', 'hi', '--model', 'scripted:script.yaml'])
     expect(skipped.code).toBe(0)
     expect(skipped.stderr).toContain(
       `[notice:warning] ${notLoaded}: ${projectJson}. Trust the project as Codex does with \`harness hooks trust --project --codex-home ${codexHome}\` (add --all to trust its hooks too), or trust it in Codex`,
@@ -395,18 +398,21 @@ describe('harness hooks exec', () => {
   it('an unknown event or dialect, or a payload that is not a JSON object, is a usage error (exit 2)', async () => {
     const { cwd, run } = codexProject(BLOCKERS)
     writeFileSync(join(cwd, 'payload.json'), preToolUsePayload(cwd))
-    const event = await run(['hooks', 'exec', 'codex', 'BeforeTool', '--payload', 'payload.json'])
+    // Independent runs, side by side.
+    const [event, dialect, notJson, missing] = await Promise.all([
+      run(['hooks', 'exec', 'codex', 'BeforeTool', '--payload', 'payload.json']),
+      run(['hooks', 'exec', 'gemini', 'PreToolUse', '--payload', 'payload.json']),
+      run(['hooks', 'exec', 'codex', 'PreToolUse', '--payload', '-'], 'tool_name=Bash'),
+      run(['hooks', 'exec', 'codex', 'PreToolUse']),
+    ])
     expect(event.code).toBe(2)
     expect(event.stderr).toBe(
       'harness: unknown Codex event "BeforeTool"; valid events: PreToolUse, PermissionRequest, PostToolUse, PreCompact, PostCompact, SessionStart, SessionEnd, UserPromptSubmit, SubagentStart, SubagentStop, Stop, Interrupt\n',
     )
-    const dialect = await run(['hooks', 'exec', 'gemini', 'PreToolUse', '--payload', 'payload.json'])
     expect(dialect.code).toBe(2)
     expect(dialect.stderr).toContain('unknown hook dialect "gemini"; available: codex')
-    const notJson = await run(['hooks', 'exec', 'codex', 'PreToolUse', '--payload', '-'], 'tool_name=Bash')
     expect(notJson.code).toBe(2)
     expect(notJson.stderr).toContain('harness: the payload on stdin is not JSON')
-    const missing = await run(['hooks', 'exec', 'codex', 'PreToolUse'])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain("required option '--payload <file>' not specified")
   })

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createHarness } from '@harness-kernel/cli'
+import { type FakeAnthropic, lastUserMessage, mainRequests, startFakeAnthropic } from '@harness-kernel/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { isolatedClaudeEnv } from '../../drivers/claude-code/test/support/claude-env.js'
-import { type FakeAnthropic, lastUserMessage, startFakeAnthropic } from '../../drivers/claude-code/test/support/fake-anthropic.js'
 import { harness, project, readEvents, SHELL_SCRIPT, sessionsIn } from './support.js'
 
 /** The fake Messages API replies with this tool call first (as `mcp__host__shell`), then `FINAL reply to request #N`. */
@@ -35,9 +35,6 @@ async function fakeClaude(): Promise<{ server: FakeAnthropic; env: Record<string
   dirs.push(dir)
   return { server, env: { ...NO_KEYS, ...isolatedClaudeEnv({ baseUrl: server.url, dir }) } }
 }
-
-/** The requests of Claude Code's main loop (those offering tools), not its side requests. */
-const mainRequests = (server: FakeAnthropic) => server.requests.filter((request) => (request.body.tools ?? []).length > 0)
 
 /** Runs the shell-tool turn and checks what the kernel and the fake model saw; returns the session log's events. */
 async function expectShellTurn(result: { code: number | null; stdout: string; stderr: string }, cwd: string, server: FakeAnthropic) {
@@ -85,6 +82,8 @@ describe('harness run --driver claude-code', () => {
   it('--model NAME is Claude Code’s model (anthropic:NAME too); another provider’s spec is refused with exit 2', async () => {
     const { server, env } = await fakeClaude()
     const cwd = project()
+    // The refused run (no Claude Code starts) goes beside the two that run Claude Code, one after the other.
+    const refused = harness(['run', '--driver', 'claude-code', '--model', 'scripted:script.yaml', 'hello'], { cwd, env })
     const named = await harness(['run', '--driver', 'claude-code', '--model', 'claude-test-model', 'hello'], { cwd, env })
     expect(named.code).toBe(0)
     expect(named.stdout).toMatch(/^FINAL reply to request #\d+\n$/)
@@ -94,7 +93,7 @@ describe('harness run --driver claude-code', () => {
     expect(prefixed.code).toBe(0)
     expect(mainRequests(server).at(-1)!.body.model).toBe('claude-other-model')
 
-    const wrong = await harness(['run', '--driver', 'claude-code', '--model', 'scripted:script.yaml', 'hello'], { cwd, env })
+    const wrong = await refused
     expect(wrong.code).toBe(2)
     expect(wrong.stdout).toBe('')
     expect(wrong.stderr).toContain(

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createHarness } from '@harness-kernel/cli'
+import { type FakeOpenAI, newInput, startFakeOpenAI, userTexts } from '@harness-kernel/testing'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type FakeResponses, newInput, startFakeResponses, userTexts } from '../../drivers/codex/test/support/fake-responses.js'
 import { harness, project, readEvents, SHELL_SCRIPT, sessionsIn } from './support.js'
 
 /** The fake Responses API answers this with a call of the kernel's `shell` (a Codex dynamic tool), then `FINAL reply to request #N`. */
@@ -19,7 +19,7 @@ const NO_KEYS = {
   HARNESS_MODEL: '',
 }
 
-const servers: FakeResponses[] = []
+const servers: FakeOpenAI[] = []
 const dirs: string[] = []
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.close()
@@ -27,14 +27,14 @@ afterEach(async () => {
 })
 
 /** A fake Responses API and the CLI environment that points Codex at it: OPENAI_BASE_URL, a key, and a HOME of its own. */
-async function fakeCodex(): Promise<{ server: FakeResponses; env: Record<string, string>; home: string }> {
-  const server = await startFakeResponses()
+async function fakeCodex(): Promise<{ server: FakeOpenAI; env: Record<string, string>; home: string }> {
+  const server = await startFakeOpenAI()
   servers.push(server)
   const dir = mkdtempSync(join(tmpdir(), 'harness-cli-codex-'))
   dirs.push(dir)
   const home = join(dir, 'home')
   mkdirSync(home)
-  return { server, home, env: { ...NO_KEYS, HOME: home, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'fake-key' } }
+  return { server, home, env: { ...NO_KEYS, HOME: home, OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: 'fake-key' } }
 }
 
 /** The session folder of the only session in `cwd`, and its log's events. */
@@ -46,7 +46,7 @@ function onlySession(cwd: string) {
 }
 
 /** Checks the shell-tool turn: what the CLI printed, what the fake model saw and what the kernel logged. */
-function expectShellTurn(result: { code: number | null; stdout: string; stderr: string }, cwd: string, server: FakeResponses) {
+function expectShellTurn(result: { code: number | null; stdout: string; stderr: string }, cwd: string, server: FakeOpenAI) {
   expect(result.stderr).toContain('[turn] completed')
   expect(result.code).toBe(0)
   expect(result.stdout).toMatch(/^FINAL reply to request #\d+\n$/)
@@ -62,7 +62,7 @@ function expectShellTurn(result: { code: number | null; stdout: string; stderr: 
   expect(events.filter((event) => event.type === 'turn/end')).toEqual([expect.objectContaining({ status: 'completed' })])
   // Codex's provider, as the driver wrote it into the session's own CODEX_HOME.
   const config = readFileSync(join(stateDir, 'codex-home/config.toml'), 'utf8')
-  expect(config).toContain(`base_url = ${JSON.stringify(server.url)}`)
+  expect(config).toContain(`base_url = ${JSON.stringify(server.baseURL)}`)
   expect(config).toContain('env_key = "OPENAI_API_KEY"')
   return events
 }
@@ -99,17 +99,24 @@ describe('harness run --driver codex', () => {
   it('--model MODEL (bare) is Codex’s model too; another provider’s spec is refused with exit 2', async () => {
     const { server, env } = await fakeCodex()
     const cwd = project()
-    const bare = await harness(['run', '--driver', 'codex', '--model', 'gpt-test-model', 'hello'], { cwd, env })
+    const refused = [
+      ['anthropic:claude-sonnet-4-5', 'anthropic'],
+      ['scripted:script.yaml', 'scripted'],
+      ['openai-chat:qwen3', 'openai-chat'],
+    ] as const
+    const configured = project({ 'harness.config.mjs': "export default { driver: 'codex', model: 'anthropic:claude-sonnet-4-5' }\n" })
+    // Independent runs, side by side: only the first reaches the server.
+    const [bare, fromConfig, ...wrongs] = await Promise.all([
+      harness(['run', '--driver', 'codex', '--model', 'gpt-test-model', 'hello'], { cwd, env }),
+      harness(['run', 'hello'], { cwd: configured, env }),
+      ...refused.map(([spec]) => harness(['run', '--driver', 'codex', '--model', spec, 'hello'], { cwd, env })),
+    ])
     expect(bare.code).toBe(0)
     expect(bare.stdout).toMatch(/^FINAL reply to request #\d+\n$/)
     expect(server.requests.map((request) => request.body.model)).toEqual(['gpt-test-model'])
 
-    for (const [spec, provider] of [
-      ['anthropic:claude-sonnet-4-5', 'anthropic'],
-      ['scripted:script.yaml', 'scripted'],
-      ['openai-chat:qwen3', 'openai-chat'],
-    ] as const) {
-      const wrong = await harness(['run', '--driver', 'codex', '--model', spec, 'hello'], { cwd, env })
+    for (const [index, [spec, provider]] of refused.entries()) {
+      const wrong = wrongs[index]!
       expect(wrong.code).toBe(2)
       expect(wrong.stdout).toBe('')
       expect(wrong.stderr).toContain(
@@ -117,8 +124,6 @@ describe('harness run --driver codex', () => {
           "pass a model of Codex's Responses provider (e.g. --model openai:gpt-5.1-codex; the endpoint is OPENAI_BASE_URL)",
       )
     }
-    const configured = project({ 'harness.config.mjs': "export default { driver: 'codex', model: 'anthropic:claude-sonnet-4-5' }\n" })
-    const fromConfig = await harness(['run', 'hello'], { cwd: configured, env })
     expect(fromConfig.code).toBe(2)
     expect(fromConfig.stderr).toMatch(
       /: "model" "anthropic:claude-sonnet-4-5" names the anthropic provider, but the codex driver runs Codex/,
@@ -129,19 +134,19 @@ describe('harness run --driver codex', () => {
   it('without OPENAI_API_KEY, or with an OPENAI_BASE_URL that is not http(s), exits 2 before a session starts', async () => {
     const { server, env } = await fakeCodex()
     const cwd = project()
-    const noKey = await harness(['run', '--driver', 'codex', 'hello'], { cwd, env: { ...env, OPENAI_API_KEY: '' } })
+    // Independent runs, side by side.
+    const [noKey, noKeyDefault, badUrl] = await Promise.all([
+      harness(['run', '--driver', 'codex', 'hello'], { cwd, env: { ...env, OPENAI_API_KEY: '' } }),
+      harness(['run', '--driver', 'codex', 'hello'], { cwd, env: { ...env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' } }),
+      harness(['run', '--driver', 'codex', 'hello'], { cwd, env: { ...env, OPENAI_BASE_URL: '127.0.0.1:9/v1' } }),
+    ])
     expect(noKey.code).toBe(2)
     expect(noKey.stdout).toBe('')
     expect(noKey.stderr).toContain(
-      `harness: --driver codex needs an API key for Codex's provider (${server.url}): set OPENAI_API_KEY (any value for a server that takes none)`,
+      `harness: --driver codex needs an API key for Codex's provider (${server.baseURL}): set OPENAI_API_KEY (any value for a server that takes none)`,
     )
-    const noKeyDefault = await harness(['run', '--driver', 'codex', 'hello'], {
-      cwd,
-      env: { ...env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
-    })
     expect(noKeyDefault.stderr).toContain("harness: --driver codex needs an API key for Codex's provider (https://api.openai.com/v1)")
 
-    const badUrl = await harness(['run', '--driver', 'codex', 'hello'], { cwd, env: { ...env, OPENAI_BASE_URL: '127.0.0.1:9/v1' } })
     expect(badUrl.code).toBe(2)
     expect(badUrl.stderr).toContain('harness: --driver codex: OPENAI_BASE_URL must be an http(s) URL')
     expect(sessionsIn(join(cwd, '.harness/sessions'))).toEqual([])

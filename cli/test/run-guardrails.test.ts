@@ -97,25 +97,28 @@ describe('harness run: the sandbox and approvals', () => {
     const cwd = project({ 'script.yaml': shellScript({ command: 'true' }) })
     const run = (args: string[], env: Record<string, string> = {}) =>
       harness(['run', 'go', '--model', 'scripted:script.yaml', ...args], { cwd, env })
-    const badMode = await run(['-s', 'read-mostly'])
+    const codexHome = varTmpDir('hk-cli-codex-home-')
+    writeFileSync(join(codexHome, 'config.toml'), 'approval_policy = "untrusted"\n')
+    // Independent runs, side by side.
+    const [badMode, badPolicy, both, badFlag, missingRoot, badConfig] = await Promise.all([
+      run(['-s', 'read-mostly']),
+      run(['-a', 'sometimes']),
+      run(['--dangerously-bypass-approvals-and-sandbox', '-s', 'read-only']),
+      run(['-c', 'sandbox_mode="nope"']),
+      run(['-c', 'sandbox_workspace_write.writable_roots=["/nonexistent/hk-root"]']),
+      run([], { CODEX_HOME: codexHome }),
+    ])
     expect(badMode.code).toBe(2)
     expect(badMode.stderr).toMatch(/read-mostly/)
     expect(badMode.stderr).toMatch(/--sandbox/)
-    const badPolicy = await run(['-a', 'sometimes'])
     expect(badPolicy.code).toBe(2)
     expect(badPolicy.stderr).toMatch(/sometimes[\s\S]*--ask-for-approval|--ask-for-approval[\s\S]*sometimes/)
-    const both = await run(['--dangerously-bypass-approvals-and-sandbox', '-s', 'read-only'])
     expect(both.code).toBe(2)
     expect(both.stderr).toContain('--dangerously-bypass-approvals-and-sandbox cannot be used with --sandbox or --ask-for-approval')
-    const badFlag = await run(['-c', 'sandbox_mode="nope"'])
     expect(badFlag.code).toBe(2)
     expect(badFlag.stderr).toContain('nope')
-    const missingRoot = await run(['-c', 'sandbox_workspace_write.writable_roots=["/nonexistent/hk-root"]'])
     expect(missingRoot.code).toBe(2)
     expect(missingRoot.stderr).toContain('"/nonexistent/hk-root" does not exist')
-    const codexHome = varTmpDir('hk-cli-codex-home-')
-    writeFileSync(join(codexHome, 'config.toml'), 'approval_policy = "untrusted"\n')
-    const badConfig = await run([], { CODEX_HOME: codexHome })
     expect(badConfig.code).toBe(2)
     expect(badConfig.stderr).toContain('approval_policy = "untrusted" is no longer supported')
     expect(badConfig.stderr).toContain(join(codexHome, 'config.toml'))

@@ -1,10 +1,6 @@
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { FakeAnthropic, stream } from '../../providers/anthropic/test/fake-anthropic.js'
-import { text as anthropicText, message, toolUse } from '../../providers/anthropic/test/sse.js'
-import { chatCalls, chatText } from '../../providers/openai/test/chat-wire.js'
-import { fakeServerPerFile, sse } from '../../providers/openai/test/fake-server.js'
-import { call, responsesStream, text } from '../../providers/openai/test/responses-wire.js'
+import { apiError, type FakeAnthropic, type FakeOpenAI, startFakeAnthropic, startFakeOpenAI } from '@harness-kernel/testing'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { harness, project, sessionsIn } from './support.js'
 
 /** Keys and endpoints of the machine's own environment must not reach these runs. */
@@ -26,15 +22,11 @@ describe('harness run --model PROVIDER:MODEL', () => {
   })
 
   it('anthropic:MODEL completes a multi-step tool turn against a Messages API server', async () => {
-    const server = await FakeAnthropic.start()
+    const server = await startFakeAnthropic({ strict: true })
     servers.push(server)
     server.reply(
-      stream(
-        message([anthropicText('Let me look.'), toolUse('toolu_1', 'shell', { command: 'echo hello from shell' })], {
-          stopReason: 'tool_use',
-        }),
-      ),
-      stream(message([anthropicText('The shell said hello.')])),
+      { text: 'Let me look.', toolCalls: [{ id: 'toolu_1', name: 'shell', input: { command: 'echo hello from shell' } }] },
+      { text: 'The shell said hello.' },
     )
     const cwd = project()
     const result = await harness(['run', 'say hello', '--model', 'anthropic:claude-test-1'], {
@@ -83,14 +75,9 @@ describe('harness run --model PROVIDER:MODEL', () => {
   })
 
   it('a failing model reads as a person would want: the API’s own message, once, and exit 1', async () => {
-    const server = await FakeAnthropic.start()
+    const server = await startFakeAnthropic({ strict: true })
     servers.push(server)
-    server.reply(async (res) => {
-      res.writeHead(401, { 'content-type': 'application/json', 'request-id': 'req_test' })
-      res.end(
-        JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' }, request_id: 'req_test' }),
-      )
-    })
+    server.reply(apiError(401, 'invalid x-api-key', { type: 'authentication_error' }))
     const result = await harness(['run', 'hello', '--model', 'anthropic:claude-test-1'], {
       cwd: project(),
       env: { ...NO_KEYS, ANTHROPIC_API_KEY: 'wrong', ANTHROPIC_BASE_URL: server.baseURL },
@@ -102,12 +89,17 @@ describe('harness run --model PROVIDER:MODEL', () => {
 })
 
 describe('harness run --model for OpenAI and OpenAI-compatible servers', () => {
-  const server = fakeServerPerFile()
+  let server: FakeOpenAI
+  beforeAll(async () => {
+    server = await startFakeOpenAI({ strict: true })
+  })
+  afterEach(() => server.reset())
+  afterAll(() => server.close())
 
   it('openai:MODEL completes a multi-step tool turn over the Responses API', async () => {
     server.reply(
-      sse(responsesStream([text('Let me look.'), call('call_1', 'shell', { command: 'echo hello from shell' })])),
-      sse(responsesStream([text('The shell said hello.')])),
+      { text: 'Let me look.', toolCalls: [{ id: 'call_1', name: 'shell', input: { command: 'echo hello from shell' } }] },
+      { text: 'The shell said hello.' },
     )
     const result = await harness(['run', 'say hello', '--model', 'openai:gpt-test'], {
       cwd: project(),
@@ -130,8 +122,8 @@ describe('harness run --model for OpenAI and OpenAI-compatible servers', () => {
     ['openai-chat:local-test', { OPENAI_BASE_URL: '@' }],
   ])('%s completes a multi-step tool turn over Chat Completions', async (spec, vars) => {
     server.reply(
-      sse(chatCalls([{ id: 'call_1', name: 'shell', chunks: ['{"command":', '"echo hello from shell"}'] }])),
-      sse(chatText(['The shell ', 'said hello.'])),
+      { toolCalls: [{ id: 'call_1', name: 'shell', input: { command: 'echo hello from shell' } }] },
+      { text: ['The shell ', 'said hello.'] },
     )
     const env = Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, value === '@' ? server.baseURL : value]))
     const result = await harness(['run', 'say hello', '--model', spec], { cwd: project(), env: { ...NO_KEYS, ...env } })

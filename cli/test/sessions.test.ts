@@ -118,17 +118,22 @@ describe('harness sessions', () => {
     const { cwd, first, second } = await withTwoSessions()
     const dir = join(cwd, '.harness/sessions')
     const prefix = first.slice(0, 8)
-    const shown = await harness(['sessions', 'show', prefix], { cwd })
+    const [shown, json] = await Promise.all([
+      harness(['sessions', 'show', prefix], { cwd }),
+      harness(['sessions', 'show', prefix, '--json'], { cwd }),
+    ])
     expect(shown.code).toBe(0)
     expect(shown.stdout).toContain(`session ${first}`)
     expect(shown.stdout).not.toContain(second)
-    const json = await harness(['sessions', 'show', prefix, '--json'], { cwd })
     expect(JSON.parse(json.stdout)[0]).toMatchObject({ type: 'session/start', sessionId: first })
 
     // A second log whose id starts the same way.
     const twin = `${prefix}-0000-4000-8000-000000000000`
     copyFileSync(join(dir, `${first}.jsonl`), join(dir, `${twin}.jsonl`))
-    const ambiguous = await harness(['sessions', 'show', prefix], { cwd })
+    const [ambiguous, whole] = await Promise.all([
+      harness(['sessions', 'show', prefix], { cwd }),
+      harness(['sessions', 'show', first], { cwd }),
+    ])
     expect(ambiguous.code).toBe(2)
     expect(ambiguous.stdout).toBe('')
     const [message, header, ...rows] = ambiguous.stderr.trimEnd().split('\n')
@@ -137,6 +142,6 @@ describe('harness sessions', () => {
     expect(rows.map((row) => row.trim().split(/ +/)[0]).sort()).toEqual([first, twin].sort())
 
     // The whole id still names one session, even when it is another id's prefix.
-    expect((await harness(['sessions', 'show', first], { cwd })).code).toBe(0)
+    expect(whole.code).toBe(0)
   })
 })

@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { startFakeOpenAI } from '@harness-kernel/testing'
 import { compareStep, KNOWN_DEVIATIONS, NOT_COMPARED, signature } from './compare.mjs'
-import { startFakeResponses, toolOutputs } from './fake-responses.mjs'
+import { planModel, toolOutputs } from './plan-model.mjs'
 import { SCENARIOS } from './scenarios.mjs'
 import { spawnServer } from './wire-client.mjs'
 
@@ -88,8 +89,9 @@ async function runSide(scenario, side, root, outsideRoot, fake, bin) {
   for (const folder of [cwd, outside, join(dir, 'home'), codexHome]) mkdirSync(folder, { recursive: true })
   const ctx = { cwd, outside, codexHome, notes: {} }
   const config = scenario.setup?.(ctx) ?? ''
-  fake.setPlan(typeof scenario.plan === 'function' ? scenario.plan(ctx) : scenario.plan)
-  const spec = side === 'codex' ? codexSide(dir, fake.url, bin, config) : harnessSide(dir, fake.url, config)
+  fake.reset()
+  model.setPlan(typeof scenario.plan === 'function' ? scenario.plan(ctx) : scenario.plan)
+  const spec = side === 'codex' ? codexSide(dir, fake.baseURL, bin, config) : harnessSide(dir, fake.baseURL, config)
   const server = spawnServer({ ...spec, cwd })
   let failure
   try {
@@ -133,7 +135,8 @@ if (!existsSync(HARNESS_BIN)) {
 }
 const root = mkdtempSync(join(tmpdir(), 'conformance-app-server-'))
 const outsideRoot = mkdtempSync('/var/tmp/conformance-app-server-')
-const fake = await startFakeResponses()
+const model = planModel()
+const fake = await startFakeOpenAI({ script: model.script })
 const selected = SCENARIOS.filter((scenario) => positionals.length === 0 || positionals.some((filter) => scenario.name.includes(filter)))
 const lines = [
   `# App Server differential suite: ${bin} vs harness app-server`,

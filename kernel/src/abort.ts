@@ -1,4 +1,30 @@
-/** Resolves with the promise, or rejects with the signal's reason as soon as it aborts. */
+/** What waits on each signal: one `abort` listener per signal, however many races come and go on it. */
+const abortWaiters = new WeakMap<AbortSignal, Set<() => void>>()
+
+/** Calls `onAbort` when the signal aborts; returns the set to delete it from once the wait is over. */
+function awaitAbort(signal: AbortSignal, onAbort: () => void): Set<() => void> {
+  let waiters = abortWaiters.get(signal)
+  if (waiters === undefined) {
+    const created = new Set<() => void>()
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const waiter of created) waiter()
+        created.clear()
+      },
+      { once: true },
+    )
+    abortWaiters.set(signal, created)
+    waiters = created
+  }
+  waiters.add(onAbort)
+  return waiters
+}
+
+/**
+ * Resolves with the promise, or rejects with the signal's reason as soon as it aborts. The loop races every claim and
+ * model call against its turn's signal: a set entry per race is much cheaper than an `abort` listener added and removed.
+ */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
     // The raced promise may still reject (often with this same abort); that rejection is not news.
@@ -7,14 +33,14 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<
   }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
+    const waiters = awaitAbort(signal, onAbort)
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort)
+        waiters.delete(onAbort)
         resolve(value)
       },
       (error) => {
-        signal.removeEventListener('abort', onAbort)
+        waiters.delete(onAbort)
         reject(error)
       },
     )

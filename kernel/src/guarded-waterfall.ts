@@ -26,6 +26,8 @@ export function compileGuardedWaterfall(hookName: string, schema: z.ZodType, opt
   const { taps, interceptors } = options
   const validate = decisionValidator(schema)
   const observed = interceptors.some((interceptor) => interceptor.call || interceptor.tap || interceptor.result || interceptor.error)
+  // Untapped (most points, most steps): the decision stands as given, without an async frame per call.
+  if (taps.length === 0 && !observed && options.type === 'promise') return (initial: unknown) => Promise.resolve(initial)
   const loop = async (initial: unknown, payload: unknown): Promise<unknown> => {
     let value = initial
     for (let index = 0; index < taps.length; index++) {

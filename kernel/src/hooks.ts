@@ -206,10 +206,11 @@ function attributeTap(tap: AnyTap, attribute: (error: unknown) => HookTapError):
   }
 }
 
+/** Observer hooks take one argument (their payload), and tapable's compiled call passes exactly that: no rest array per event. */
 function isolateObserverTap(fn: Fn, attribute: (error: unknown) => HookTapError, report: (error: HookTapError) => void): Fn {
-  return (...args) => {
+  return (payload) => {
     try {
-      fn(...args)
+      fn(payload)
     } catch (error) {
       report(attribute(error))
     }

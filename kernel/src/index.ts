@@ -25,6 +25,11 @@ export * from './model.js'
 export * from './plugin.js'
 export { environmentPolicyRunner } from './process/environment-policy-runner.js'
 export * from './process/exec-process-runner.js'
+export {
+  LauncherProcessRunner,
+  type LauncherProcessRunnerOptions,
+} from './process/launcher/launcher-process-runner.js'
+export { LAUNCHER_NODE_FLAGS, ProcessLauncher, type ProcessLauncherOptions } from './process/launcher/process-launcher.js'
 export { type ProcessGroupRecord, ProcessLedger } from './process/process-ledger.js'
 export { describeReap, type ReapOutcome, reapProcessGroups } from './process/reap-process-groups.js'
 export * from './process/shell-environment.js'

@@ -29,6 +29,12 @@ export interface KernelOptions {
    * 4 MiB.
    */
   maxToolOutputBytes?: number
+  /**
+   * How the default `processRunner` starts commands: `launcher` (default) through a small child process of the
+   * kernel's (`LauncherProcessRunner`), so that a fork costs the same whatever the kernel's memory; `in-process`
+   * from this process (`ExecProcessRunner`). A `processRunner` a plugin provides replaces either.
+   */
+  processRunner?: 'launcher' | 'in-process'
 }
 
 export interface ResolvedKernelOptions {

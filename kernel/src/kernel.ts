@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { join, resolve } from 'node:path'
-import { type AwilixContainer, asFunction, asValue, createContainer, InjectionMode, type Resolver } from 'awilix'
+// awilix's browser build is the same container without loadModules(), whose fast-glob (~75 CommonJS modules) the
+// Node build loads at start-up; the kernel never scans for modules.
+import { type AwilixContainer, asFunction, asValue, createContainer, InjectionMode, type Resolver } from 'awilix/browser'
 import { createStderrLogger, denyWithoutApprover, systemClock } from './defaults.js'
 import { capabilityGaps } from './driver/capability-gaps.js'
 import { nativeDriver } from './driver/native-driver.js'
@@ -12,6 +14,7 @@ import { createKernelHooks, type HookByName, type HookName, hookByName, type Ker
 import type { KernelOptions, ResolvedKernelOptions } from './kernel-options.js'
 import type { Disposer, KernelApi, Plugin, ProvideOptions, StartSubagentOptions } from './plugin.js'
 import { ExecProcessRunner } from './process/exec-process-runner.js'
+import { LauncherProcessRunner } from './process/launcher/launcher-process-runner.js'
 import type { ProcessGroupRecord } from './process/process-ledger.js'
 import { describeReap, reapProcessGroups } from './process/reap-process-groups.js'
 import { recordingProcessRunner } from './process/recording-process-runner.js'
@@ -62,7 +65,11 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     clock: asValue(systemClock),
     logger: asValue(logger),
     approvals: asValue(denyWithoutApprover),
-    processRunner: asFunction(() => new ExecProcessRunner()).singleton(),
+    processRunner: asFunction(() =>
+      options.processRunner === 'in-process'
+        ? new ExecProcessRunner()
+        : new LauncherProcessRunner({ onFallback: (reason) => resolveLogger().warn(reason) }),
+    ).singleton(),
     sandbox: asFunction(() => bwrapSandbox()).singleton(),
     guardrails: asFunction(({ session, sandbox }: Services) =>
       createGuardrails({ policy: DEFAULT_GUARDRAILS_POLICY, sandbox, cwd: session.cwd }),

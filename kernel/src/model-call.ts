@@ -10,17 +10,20 @@ export interface ModelCallContext extends Omit<ModelCallOptions, 'attempt'> {
 
 /** One logical model call: retryable failures are retried with backoff (at least the server's retry-after); boundaries never re-run. */
 export async function callModel(model: ModelProvider, request: ModelRequest, context: ModelCallContext): Promise<ModelResponse> {
-  const { retry, onRetry, ...call } = context
+  const { retry, onRetry, signal, sessionId, turnId, step, onTextDelta } = context
   for (let attempt = 1; ; attempt++) {
-    call.signal.throwIfAborted()
+    signal.throwIfAborted()
+    // Built field by field rather than with a rest and a spread: this runs once per step.
+    const options: ModelCallOptions =
+      onTextDelta === undefined ? { signal, sessionId, turnId, step, attempt } : { signal, sessionId, turnId, step, onTextDelta, attempt }
     try {
-      return await raceAbort(model.generate(request, { ...call, attempt }), call.signal)
+      return await raceAbort(model.generate(request, options), signal)
     } catch (error) {
-      if (call.signal.aborted || !isRetryableModelError(error) || attempt >= retry.maxAttempts) throw error
+      if (signal.aborted || !isRetryableModelError(error) || attempt >= retry.maxAttempts) throw error
       const backoff = Math.min(retry.initialDelayMs * 2 ** (attempt - 1), retry.maxDelayMs)
       const delay = Math.max(backoff, Math.min(error.retryAfterMs ?? 0, retry.maxRetryAfterMs))
       onRetry(`model ${model.id} failed (${errorMessage(error)}); retrying in ${delay} ms (attempt ${attempt + 1} of ${retry.maxAttempts})`)
-      await sleep(delay, call.signal)
+      await sleep(delay, signal)
     }
   }
 }

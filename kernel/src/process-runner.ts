@@ -21,9 +21,11 @@ export interface ProcessRunOptions {
   /**
    * Each chunk of stdout or stderr as it arrives, in order, before `maxOutputBytes` caps the capture (a cap of 0 keeps
    * no capture at all, for a caller that keeps its own). Every chunk has been passed on before `run` resolves, unless a
-   * process that left the group holds the pipe. An exception it throws is ignored.
+   * process that left the group holds the pipe. `stop()` ends the chunks of that stream for a caller that has what it
+   * wanted of it (the capture goes on): a runner in another process then no longer sends them. An exception it throws
+   * is ignored.
    */
-  onOutput?: (stream: ProcessOutputStream, chunk: Uint8Array) => void
+  onOutput?: (stream: ProcessOutputStream, chunk: Uint8Array, stop: () => void) => void
   /**
    * Keeps the child's stdin open: called once the child has started (after `stdin`, if given, was written) with the
    * handle to write more and to close it. Without it, stdin is closed after `stdin`. An exception it throws is ignored.
@@ -33,7 +35,13 @@ export interface ProcessRunOptions {
    * Called once with the child's pid (which leads its process group) as soon as it has started, before any output.
    * An exception it throws is ignored.
    */
-  onStart?: (pid: number) => void
+  onStart?: (pid: number, start?: ProcessStart) => void
+}
+
+/** What a runner may know of a child as it started, besides its pid. */
+export interface ProcessStart {
+  /** Linux: when the child started, clock ticks since boot (`/proc/<pid>/stat` field 22), read while it surely ran. */
+  startTicks?: number
 }
 
 export type ProcessOutputStream = 'stdout' | 'stderr'
@@ -64,7 +72,10 @@ export interface ProcessRunResult {
   aborted: boolean
   durationMs: number
   pid: number | undefined
-  /** Set when the process could not be started (ENOENT, EACCES, bad cwd). */
+  /**
+   * Set when the process could not be started (ENOENT, EACCES, bad cwd), or when what became of it is not known (the
+   * process launcher died while it ran: its group was killed).
+   */
   spawnError?: string
 }
 

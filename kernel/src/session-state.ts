@@ -1,4 +1,5 @@
 import { compactedMessages } from './compaction/summary-message.js'
+import { TokenTally } from './compaction/token-tally.js'
 import type { Halt } from './decisions.js'
 import type { Message } from './messages.js'
 import type { SessionEvent } from './session-events.js'
@@ -6,6 +7,8 @@ import type { SessionEvent } from './session-events.js'
 /** Messages derived from log events, incrementally: `message` events and tool results. */
 export class Transcript {
   readonly messages: Message[] = []
+  /** The compactor's size estimate of `messages`, kept up as they grow (read only when a compactor asks). */
+  readonly #tally = new TokenTally(this.messages)
   readonly recordedSteeringIds = new Set<string>()
   /** Steering items a policy consumed without recording; a redelivery of one is not fed again. */
   readonly droppedSteeringIds = new Set<string>()
@@ -48,6 +51,7 @@ export class Transcript {
         const compacted = compactedMessages(this.messages, event)
         this.messages.length = 0
         for (const message of compacted) this.messages.push(message)
+        this.#tally.restart()
         break
       }
     }

@@ -21,6 +21,11 @@ export async function runToolCalls(runtime: SessionRuntime, step: StepPayload, c
   try {
     for (const batch of batches(runtime, calls)) {
       if (step.signal.aborted) break
+      if (batch.length === 1) {
+        const index = batch[0] as number
+        outcomes[index] = await runToolCall(runtime, step, calls[index] as ToolCallBlock)
+        continue
+      }
       const settled = await Promise.allSettled(
         batch.map(async (index) => {
           outcomes[index] = await runToolCall(runtime, step, calls[index]!)
@@ -72,7 +77,10 @@ export async function runToolCall(runtime: SessionRuntime, step: StepPayload, bl
     pre.kind === 'deny'
       ? undefined
       : judgeCall(runtime, call.name, pre.kind === 'allow' && pre.input !== undefined ? pre.input : call.input)
-  let verdict = await permission(runtime, payload, pre, guarded)
+  // Nothing asks (policy allowed it, the guardrails neither refuse nor ask): no permission request to wait for.
+  const judged = guarded?.verdict.kind
+  let verdict: Verdict =
+    pre.kind === 'allow' && judged !== 'deny' && judged !== 'ask' ? { kind: 'allow' } : await permission(runtime, payload, pre, guarded)
   const logCall = (input: unknown, decision: string) =>
     runtime.append({ type: 'tool/call', turnId: step.turn.id, step: step.step, callId: call.id, name: call.name, input, decision })
   let sandboxed = guarded === undefined || guarded.verdict.kind === 'deny' || guarded.verdict.sandboxed

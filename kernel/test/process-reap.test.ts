@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createKernel, describeReap, ProcessLedger, reapProcessGroups, type SessionEvent } from '../src/index.js'
 import { modelPlugin, tempDir } from './helpers.js'
 import { processesNamed } from './support/marked-processes.js'
+import { waitUntil } from './support/waits.js'
 
 // Children run the built kernel (`tsc -b` first), as the CLI and App Server tests run theirs.
 const kernelDist = pathToFileURL(fileURLToPath(new URL('../dist/index.js', import.meta.url))).href
@@ -63,13 +64,9 @@ afterEach(() => {
   }
 })
 
-/** Waits (by polling /proc, no deadline: the test's own timeout bounds it) until `count` marked processes run. */
-async function untilRunning(marker: string, count: number): Promise<number[]> {
-  for (;;) {
-    const pids = processesNamed(marker)
-    if (pids.length >= count) return pids
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
+/** Waits (by polling /proc) until `count` marked processes run. */
+async function untilRunning(marker: string, count: number): Promise<void> {
+  await waitUntil(() => processesNamed(marker).length >= count, `${count} processes named ${marker}`)
 }
 
 /** Starts the child kernel and waits until both sleeps run; returns the group's pid. */
@@ -118,9 +115,8 @@ describe.skipIf(process.platform !== 'linux')('process groups a crashed kernel l
     const marker = `hk-reap-${process.pid}-sandboxed`
     const { child } = await kernelChild(dir, join(dir, 'project'), 'sandboxed', marker, 'workspace-write')
     await kill(child)
-    // bubblewrap's --die-with-parent kills the sandbox once the kernel is gone: wait for that, no deadline but the test's.
-    while (processesNamed(marker).length > 0) await new Promise((resolve) => setTimeout(resolve, 10))
-    expect(processesNamed(marker)).toEqual([])
+    // bubblewrap's --die-with-parent kills the sandbox once the kernel is gone: wait for that.
+    await waitUntil(() => processesNamed(marker).length === 0, 'the sandboxed processes to exit')
   })
 
   it('survive the SIGKILLed kernel (unsandboxed), and resuming the session kills them (leader and background child) and says so', async () => {

@@ -4,12 +4,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CappedCapture } from '../src/process/capped-capture.js'
-import { ExecProcessRunner } from '../src/process/exec-process-runner.js'
 import type { ProcessStdin } from '../src/process-runner.js'
+import { launcherFallbacks, processRunners, runnerParents, testLauncher } from './support/process-runners.js'
 
-const runner = new ExecProcessRunner()
+// Every runner test runs in this process (`ExecProcessRunner`) and through the process launcher (`LauncherProcessRunner`).
+const runners = processRunners()
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'process-runner-')))
-afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+afterAll(() => {
+  rmSync(tmp, { recursive: true, force: true })
+  testLauncher.close()
+  expect(launcherFallbacks).toEqual([])
+})
 
 interface ProcStat {
   pid: number
@@ -51,12 +56,12 @@ function isAlive(pid: number): boolean {
   return procStat(pid)?.state !== 'Z'
 }
 
-/** Waits until a child of this process leads a group with at least `count` running members; returns them. */
+/** Waits until a child of this process (or of its launcher) leads a group with at least `count` running members; returns them. */
 async function groupOfChild(count: number): Promise<{ pgid: number; members: number[] }> {
   const deadline = Date.now() + 10_000
   while (Date.now() < deadline) {
     for (const stat of allProcesses()) {
-      if (stat.ppid !== process.pid || stat.pgid !== stat.pid) continue
+      if (!runnerParents().includes(stat.ppid) || stat.pgid !== stat.pid) continue
       const members = liveMembers(stat.pgid)
       if (members.length >= count) return { pgid: stat.pgid, members }
     }
@@ -65,7 +70,7 @@ async function groupOfChild(count: number): Promise<{ pgid: number; members: num
   throw new Error(`no child process group with ${count} members appeared`)
 }
 
-describe('ExecProcessRunner: stdin, cwd, env, exit', () => {
+describe.each(runners)('$name: stdin, cwd, env, exit', ({ runner }) => {
   it('writes stdin byte for byte, without adding a trailing newline', async () => {
     const text = 'héllo wörld ✓ 日本'
     const result = await runner.run({ command: 'cat', cwd: tmp, stdin: text })
@@ -161,10 +166,11 @@ describe('ExecProcessRunner: stdin, cwd, env, exit', () => {
   })
 })
 
-describe('ExecProcessRunner: killing the process group', () => {
+describe.each(runners)('$name: killing the process group', ({ runner }) => {
   it('on timeout, kills the shell and every child, and settles promptly', async () => {
     const started = Date.now()
-    const running = runner.run({ command: 'sleep 30 & sleep 30', shell: true, cwd: tmp, timeoutMs: 500 })
+    // Long enough for the shell to start both children before the timeout, even on a loaded machine.
+    const running = runner.run({ command: 'sleep 30 & sleep 30', shell: true, cwd: tmp, timeoutMs: 2000 })
     const group = await groupOfChild(2)
     const result = await running
     expect(Date.now() - started).toBeLessThan(10_000)
@@ -213,10 +219,17 @@ describe('ExecProcessRunner: killing the process group', () => {
   })
 
   it('sends SIGKILL after killGraceMs when SIGTERM is ignored', async () => {
-    const started = Date.now()
-    const result = await runner.run({ command: "trap '' TERM; sleep 30", shell: true, cwd: tmp, timeoutMs: 300, killGraceMs: 300 })
-    expect(Date.now() - started).toBeLessThan(10_000)
-    expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGKILL' })
+    // Stopped once the shell says it ignores SIGTERM (a timeout could come before the trap is set).
+    const controller = new AbortController()
+    const result = await runner.run({
+      command: "trap '' TERM; echo ready; sleep 30",
+      shell: true,
+      cwd: tmp,
+      signal: controller.signal,
+      killGraceMs: 300,
+      onOutput: () => controller.abort(),
+    })
+    expect(result).toMatchObject({ aborted: true, exitCode: null, signal: 'SIGKILL' })
     expect(liveMembers(result.pid!)).toEqual([])
   })
 
@@ -239,7 +252,7 @@ describe('ExecProcessRunner: killing the process group', () => {
   })
 })
 
-describe('ExecProcessRunner: output capture', () => {
+describe.each(runners)('$name: output capture', ({ runner }) => {
   it('keeps the tail up to the default 1 MiB and counts every byte', async () => {
     const result = await runner.run({ command: "head -c 3145728 /dev/zero | tr '\\0' a; printf END", shell: true, cwd: tmp })
     expect(result.stdoutBytes).toBe(3 * 1024 * 1024 + 3)
@@ -262,7 +275,22 @@ describe('ExecProcessRunner: output capture', () => {
   })
 
   it('decodes a multibyte character split across chunks', async () => {
-    const result = await runner.run({ command: "printf '\\342\\202'; sleep 0.2; printf '\\254'", shell: true, cwd: tmp })
+    // The second part is printed only once the first has been read: two chunks.
+    let stdin: ProcessStdin | undefined
+    let released = false
+    const result = await runner.run({
+      command: "printf '\\342\\202'; read -r line; printf '\\254'",
+      shell: true,
+      cwd: tmp,
+      onStdin: (handle) => {
+        stdin = handle
+      },
+      onOutput: () => {
+        if (released) return
+        released = true
+        void stdin!.write('next\n')
+      },
+    })
     expect(result.stdout).toBe('€')
     expect(result.stdoutBytes).toBe(3)
   })
@@ -273,7 +301,7 @@ describe('ExecProcessRunner: output capture', () => {
   })
 })
 
-describe('ExecProcessRunner: spawn errors', () => {
+describe.each(runners)('$name: spawn errors', ({ runner }) => {
   it('reports a missing cwd without throwing', async () => {
     const result = await runner.run({ command: 'echo hi', shell: true, cwd: join(tmp, 'missing') })
     expect(result).toMatchObject({ exitCode: null, pid: undefined, stdout: '' })
@@ -308,10 +336,10 @@ describe('ExecProcessRunner: spawn errors', () => {
   })
 })
 
-describe('ExecProcessRunner: streaming output and an open stdin', () => {
+describe.each(runners)('$name: streaming output and an open stdin', ({ runner }) => {
   it('passes each chunk to onOutput as it arrives, all of it before the run resolves', async () => {
     const chunks: { stream: string; text: string }[] = []
-    const go = join(tmp, 'go-on')
+    const go = join(mkdtempSync(join(tmp, 'streaming-')), 'go-on')
     // The command waits for a file the test writes only once the first chunk came: it finishes only if output streams.
     const result = await runner.run({
       command: `printf one; while [ ! -e ${go} ]; do sleep 0.02; done; printf two >&2; printf three`,
@@ -352,6 +380,23 @@ describe('ExecProcessRunner: streaming output and an open stdin', () => {
     })
     expect(forwarded).toBe(300_000)
     expect(result).toMatchObject({ stdout: '', stdoutBytes: 300_000, stdoutTruncated: true })
+  })
+
+  it('passes no more of a stream once onOutput stops it; the capture goes on', async () => {
+    const seen = { stdout: 0, stderr: 0 }
+    const result = await runner.run({
+      command: 'head -c 1000000 /dev/zero; head -c 1000000 /dev/zero >&2',
+      shell: true,
+      cwd: tmp,
+      onOutput: (stream, chunk, stop) => {
+        seen[stream] += chunk.byteLength
+        if (stream === 'stdout') stop()
+      },
+    })
+    expect(result).toMatchObject({ exitCode: 0, stdoutBytes: 1_000_000, stderrBytes: 1_000_000 })
+    expect(seen.stdout).toBeGreaterThan(0)
+    expect(seen.stdout).toBeLessThan(1_000_000)
+    expect(seen.stderr).toBe(1_000_000)
   })
 
   it('ignores an exception thrown by onOutput or onStdin', async () => {
@@ -414,10 +459,15 @@ describe('ExecProcessRunner: streaming output and an open stdin', () => {
 
   it('kills a child that waits on an open stdin when aborted', async () => {
     const controller = new AbortController()
-    const run = runner.run({ command: 'cat', cwd: tmp, signal: controller.signal, onStdin: () => {}, killGraceMs: 200 })
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    controller.abort()
-    const result = await run
+    const result = await runner.run({
+      command: 'echo ready; cat',
+      shell: true,
+      cwd: tmp,
+      signal: controller.signal,
+      onStdin: () => {},
+      onOutput: () => controller.abort(),
+      killGraceMs: 200,
+    })
     expect(result).toMatchObject({ aborted: true, exitCode: null, signal: 'SIGTERM' })
   })
 })

@@ -16,6 +16,7 @@ import {
   textOf,
 } from '../src/index.js'
 import { plugin, tempDir } from './helpers.js'
+import { waitUntil } from './support/waits.js'
 
 const firstUserText = (messages: readonly Message[]) => textOf(messages.find((message) => message.role === 'user') as Message)
 
@@ -184,7 +185,7 @@ describe('kernel.startSubagent', () => {
     const { kernel, seen } = setup()
     const parent = await kernel.startSession()
     const running = parent.run('delegate: park')
-    await waitFor(() => seen.children[0]?.messages.some((message) => message.role === 'assistant') === true)
+    await waitUntil(() => seen.children[0]?.messages.some((message) => message.role === 'assistant') === true, "the subagent's answer")
     parent.interrupt('user pressed escape')
     const result = await running
     expect(result.status).toBe('interrupted')
@@ -204,7 +205,3 @@ describe('kernel.startSubagent', () => {
     await kernel.dispose()
   })
 })
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5))
-}

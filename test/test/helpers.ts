@@ -57,8 +57,24 @@ export function readEvents(path: string): SessionEvent[] {
     .map((line) => JSON.parse(line) as SessionEvent)
 }
 
-/** Tools for loop tests: `echo` (exclusive) and `slow` (parallel-safe, waits `ms` then echoes). */
+/** Polls `condition` until it holds; fails after 10 s, a bound for a stuck test, never a measure of speed. */
+export async function waitUntil(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+/** Resolves a macrotask later, once every promise reaction queued so far has run: what was due to settle has. */
+export const settled = () => new Promise((resolve) => setImmediate(resolve))
+
+/**
+ * Tools for loop tests: `echo` (exclusive) and `slow` (parallel-safe: it echoes once the `slow` call echoing `after`
+ * has finished; run one after another, the first of two such calls would wait in vain).
+ */
 export const testTools = plugin('test-tools', (kernel) => {
+  const finished = new Set<string>()
   kernel.registerTool(
     defineTool({
       name: 'echo',
@@ -72,11 +88,12 @@ export const testTools = plugin('test-tools', (kernel) => {
   kernel.registerTool(
     defineTool({
       name: 'slow',
-      description: 'Wait, then echo.',
-      inputSchema: z.object({ text: z.string(), ms: z.number() }),
+      description: 'Wait for another call to finish, then echo.',
+      inputSchema: z.object({ text: z.string(), after: z.string().optional() }),
       parallel: true,
-      async execute({ text, ms }) {
-        await new Promise((resolve) => setTimeout(resolve, ms))
+      async execute({ text, after }) {
+        if (after !== undefined) await waitUntil(() => finished.has(after), `the call echoing ${after}`)
+        finished.add(text)
         return { output: text, isError: false }
       },
     }),

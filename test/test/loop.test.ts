@@ -229,8 +229,9 @@ describe('tools', () => {
       [
         {
           tool_calls: [
-            { name: 'slow', input: { text: 'first', ms: 150 } },
-            { name: 'slow', input: { text: 'second', ms: 1 } },
+            // The first finishes only after the second: they run together.
+            { name: 'slow', input: { text: 'first', after: 'second' } },
+            { name: 'slow', input: { text: 'second' } },
           ],
         },
         { text: 'ok' },

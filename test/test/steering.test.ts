@@ -11,7 +11,7 @@ import {
 } from '@harness-kernel/kernel'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { flatten, harnessPerTest, plugin, readEvents, testTools } from './helpers.js'
+import { flatten, harnessPerTest, plugin, readEvents, settled, testTools, waitUntil } from './helpers.js'
 import { RecordingSource } from './steering-sources.js'
 
 const setup = harnessPerTest()
@@ -133,15 +133,11 @@ describe('host steering at boundaries', () => {
 
   it('a claim is rejected when the turn is interrupted before recording', async () => {
     const host = hostSource((boundary) => (boundary.kind === 'sampling' && boundary.step === 2 ? [text('keep me')] : undefined))
-    let release: () => void = () => {}
     const slow = plugin('slow', (kernel) => {
       kernel.hooks.preStep.tapPromise('slow-on-2', async (decision, { step, session }) => {
         if (step === 2) {
           session.interrupt('user pressed stop')
-          await new Promise<void>((resolve) => {
-            release = resolve
-            setTimeout(resolve, 50)
-          })
+          await settled()
         }
         return decision
       })
@@ -152,7 +148,6 @@ describe('host steering at boundaries', () => {
     )
     const session = await kernel.startSession()
     const result = await session.run('go')
-    release()
     expect(result).toMatchObject({ status: 'interrupted', reason: 'user pressed stop' })
     expect(host.source().claims[0]!.settlements).toEqual(['reject'])
     expect(session.messages.some((message) => textOf(message) === 'keep me')).toBe(false)
@@ -335,29 +330,36 @@ describe('host steering at boundaries', () => {
 
   it('interrupt aborts a claim still in flight and rejects it if it arrives late', async () => {
     const settlements: string[] = []
+    // The claim at step 2 hands its items over only once the test, having interrupted the turn, releases it.
+    let claimed!: () => void
+    let release!: () => void
+    const inFlight = new Promise<void>((resolve) => {
+      claimed = resolve
+    })
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
     const slowHost = plugin('host', (kernel) =>
       kernel.provide('steering', () => ({
         capability: 'boundary',
         transport: 'host',
         wait: async () => {},
-        claim: (boundary: Boundary) =>
-          boundary.step === 2
-            ? new Promise((resolve) =>
-                setTimeout(
-                  () =>
-                    resolve({ items: [text('late')], accept: () => settlements.push('accept'), reject: () => settlements.push('reject') }),
-                  100,
-                ),
-              )
-            : Promise.resolve(undefined),
+        claim: async (boundary: Boundary) => {
+          if (boundary.step !== 2) return undefined
+          claimed()
+          await released
+          return { items: [text('late')], accept: () => settlements.push('accept'), reject: () => settlements.push('reject') }
+        },
       })),
     )
     const { kernel } = setup([{ tool_calls: [{ name: 'echo', input: { text: 'x' } }] }, { text: 'never' }], [testTools, slowHost])
     const session = await kernel.startSession()
     const running = session.run('go')
-    setTimeout(() => session.interrupt(), 20)
+    await inFlight
+    session.interrupt()
+    release()
     expect((await running).status).toBe('interrupted')
-    await new Promise((resolve) => setTimeout(resolve, 150))
+    await waitUntil(() => settlements.length > 0, 'the late claim to settle')
     expect(settlements).toEqual(['reject'])
   })
 })

@@ -1,29 +1,18 @@
 import { resolve } from 'node:path'
 import type { HooksListEntry } from '@harness-kernel/app-server'
 import { appendRuleAmendment } from '@harness-kernel/codex'
-import type { Command } from 'commander'
 import { CliError } from '../cli-error.js'
 import { codexSetup, loadHooks } from '../codex/codex-setup.js'
 import { EXIT } from '../exit-codes.js'
 import type { CliIo } from '../io.js'
 import { hookListEntry } from '../render/hook-list.js'
 import { watchSignals } from '../signals.js'
-import { checkDriverFlag, type HarnessOptions, harnessFromOptions, withHarnessOptions } from './harness-options.js'
+import type { HarnessOptions } from './harness-flags.js'
+import { checkDriverFlag, harnessFromOptions } from './harness-options.js'
 
 export interface AppServerCommandOptions extends HarnessOptions {
   hostInputTimeout?: string
   steerOnTurnEnd?: string
-}
-
-export function addAppServerCommand(parent: Command, io: CliIo, exit: (code: number) => void): Command {
-  return withHarnessOptions(
-    parent
-      .command('app-server')
-      .description('serve the Codex App Server v2 protocol (JSON-RPC, one JSON object per line) on stdin/stdout; logs go to stderr'),
-  )
-    .option('--host-input-timeout <ms>', 'host-input timeout when a client asks for none (1000-600000; default 30000)')
-    .option('--steer-on-turn-end <mode>', 'a steer a completed turn did not record: drop (report turn/steer/dropped, default) or nextTurn')
-    .action(async (options: AppServerCommandOptions) => exit(await appServer(options, io)))
 }
 
 export async function appServer(options: AppServerCommandOptions, io: CliIo): Promise<number> {

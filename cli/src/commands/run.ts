@@ -1,6 +1,5 @@
 import { resolve } from 'node:path'
 import { type Kernel, KernelError, type Session } from '@harness-kernel/kernel'
-import type { Command } from 'commander'
 import { CliError } from '../cli-error.js'
 import { noModelMessage } from '../create-harness.js'
 import { exitCodeForStatus } from '../exit-codes.js'
@@ -12,23 +11,12 @@ import { readPrompt } from '../read-prompt.js'
 import { resolveSessionId } from '../session-id.js'
 import { signalExitCode, watchSignals } from '../signals.js'
 import { colorEnabled } from '../style.js'
-import { checkDriverFlag, type HarnessOptions, harnessFromOptions, withHarnessOptions } from './harness-options.js'
+import type { HarnessOptions } from './harness-flags.js'
+import { checkDriverFlag, harnessFromOptions } from './harness-options.js'
 
 export interface RunOptions extends HarnessOptions {
   json?: boolean
   resume?: string
-}
-
-export function addRunCommand(parent: Command, io: CliIo, exit: (code: number) => void): Command {
-  return withHarnessOptions(
-    parent
-      .command('run')
-      .description('run one turn: a new session, or the next turn of a resumed one')
-      .argument('[prompt]', 'the prompt; "-" or none reads it from stdin'),
-  )
-    .option('--json', 'print one JSON object { sessionId, transcriptPath, turn } on stdout')
-    .option('--resume <id>', 'resume this session (its id, or a prefix of it that names one session) and run the prompt as its next turn')
-    .action(async (prompt: string | undefined, options: RunOptions) => exit(await run(prompt, options, io)))
 }
 
 export async function run(promptArgument: string | undefined, options: RunOptions, io: CliIo): Promise<number> {

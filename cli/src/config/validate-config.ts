@@ -18,6 +18,7 @@ const checks: Record<keyof HarnessConfig, Check> = {
   fsync: (value) =>
     value === 'steering' || value === 'always' || value === 'never' ? undefined : "expected 'steering', 'always' or 'never'",
   maxToolOutputBytes: (value) => (Number.isInteger(value) && (value as number) > 0 ? undefined : 'expected a whole number > 0'),
+  processRunner: (value) => (value === 'launcher' || value === 'in-process' ? undefined : "expected 'launcher' or 'in-process'"),
 }
 
 /** Checks the shape of a config module's default export; the message says what is wrong, not where. */

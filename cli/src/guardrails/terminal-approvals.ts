@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline'
 import { type ApprovalDecision, type ApprovalRequest, type Approvals, definePlugin, type Plugin } from '@harness-kernel/kernel'
 import type { CliIo } from '../io.js'
 
@@ -58,7 +57,10 @@ function describe(request: ApprovalRequest): string {
   return `${lines.join('\n')}\n`
 }
 
-function readLine(io: CliIo, signal: AbortSignal): Promise<string | undefined> {
+async function readLine(io: CliIo, signal: AbortSignal): Promise<string | undefined> {
+  // node:readline loads with the first question, not with every run.
+  const { createInterface } = await import('node:readline')
+  if (signal.aborted) return undefined
   return new Promise((resolve) => {
     const rl = createInterface({ input: io.stdin, terminal: false })
     let settled = false

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path'
 import { definePlugin, type Message, type NoticePayload } from '@harness-kernel/kernel'
 import { describe, expect, it } from 'vitest'
 import { bash, claudeHarnessPerTest, hookRuns, RECORDER, rec } from './claude-harness.js'
+import { untilExited, waitForExit, waitForPids } from './waits.js'
 
 const harness = claudeHarnessPerTest()
 const sh = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra })
@@ -17,42 +18,6 @@ function writeJson(path: string, value: unknown): string {
   mkdirSync(dirname(path), { recursive: true })
   writeFileSync(path, JSON.stringify(value).replaceAll('@REC@', RECORDER))
   return path
-}
-
-async function waitFor<T>(probe: () => T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    try {
-      const value = probe()
-      if (value !== undefined) return value
-    } catch {
-      // not there yet
-    }
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
-/** A live process: it exists and is not a zombie waiting to be reaped. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
-  } catch {
-    return false
-  }
-}
-
-/** Waits (bounded) for every pid to be gone, then reports which are still alive. */
-async function survivors(pids: number[]): Promise<number[]> {
-  const deadline = Date.now() + 5000
-  while (pids.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25))
-  return pids.filter(alive)
-}
-
-const pidIn = (file: string) => {
-  const text = readFileSync(file, 'utf8')
-  return /^\d+\n$/.test(text) ? Number(text) : undefined
 }
 
 function toolResults(messages: readonly Message[]) {
@@ -83,13 +48,19 @@ const lingering = (name: string) =>
   `echo $$ > "$HOOK_OUT/${name}.shell.tmp"; mv "$HOOK_OUT/${name}.shell.tmp" "$HOOK_OUT/${name}.shell"; wait`
 
 describe('checklist: concurrency and dedup (claude-code-hooks.md §9, 26–27)', () => {
-  it('26. three 1 s handlers in two groups run at once: every one starts before the first one ends', async () => {
+  it('26. three handlers in two groups run at once: every one starts before the first one ends', async () => {
+    // Each finishes only once the other two have started (their pid files): run one at a time, the first would time out.
+    const tags = ['a', 'b', 'c']
+    const others = (tag: string) => tags.filter((other) => other !== tag).map((other) => `PreToolUse-${other}.pid`)
     const h = harness({
       script: [bash('echo hi'), { text: 'done' }],
       hooks: {
-        PreToolUse: [{ hooks: [rec('PreToolUse', 'a'), rec('PreToolUse', 'b')] }, { matcher: 'Bash', hooks: [rec('PreToolUse', 'c')] }],
+        PreToolUse: [
+          { hooks: [rec('PreToolUse', 'a', { timeout: 10 }), rec('PreToolUse', 'b', { timeout: 10 })] },
+          { matcher: 'Bash', hooks: [rec('PreToolUse', 'c', { timeout: 10 })] },
+        ],
       },
-      responses: { 'PreToolUse-a.sleep': '1', 'PreToolUse-b.sleep': '1', 'PreToolUse-c.sleep': '1' },
+      responses: Object.fromEntries(tags.map((tag) => [`PreToolUse-${tag}.waitfor`, others(tag).join(' ')])),
     })
     const session = await h.kernel.startSession()
     await session.run('go')
@@ -144,8 +115,7 @@ describe('checklist: timeouts and interrupts (claude-code-hooks.md §9, 28–30)
     const [run] = hookRuns(session.transcriptPath)
     expect(run).toMatchObject({ event: 'PreToolUse', outcome: 'timeout', status: 'failed', timedOut: true, exitCode: null })
     expect(run?.decision).toBeUndefined()
-    const pids = [pidIn(join(h.out, 'slow.shell'))!, pidIn(join(h.out, 'slow.child'))!]
-    expect(await survivors(pids)).toEqual([])
+    await waitForExit(await waitForPids(join(h.out, 'slow.shell'), join(h.out, 'slow.child')), 'the timed-out hook and its child')
     expect(seen.filter((notice) => notice.source === 'claude-code-hooks').map((notice) => [notice.level, notice.text])).toEqual([
       ['warning', `PreToolUse:Bash hook ${lateDeny} failed: timed out after 1 s; no decision`],
     ])
@@ -157,7 +127,11 @@ describe('checklist: timeouts and interrupts (claude-code-hooks.md §9, 28–30)
       hooks: {
         PreToolUse: [
           {
-            hooks: [sh(lingering('untimed')), sh('sleep 1.5; echo own-timeout-finished > "$HOOK_OUT/own"', { timeout: 10 })],
+            // The second outlives the first, which its 1 s default timeout kills.
+            hooks: [
+              sh(lingering('untimed')),
+              sh(`${untilExited('$HOOK_OUT/untimed.shell')}; echo own-timeout-finished > "$HOOK_OUT/own"`, { timeout: 10 }),
+            ],
           },
         ],
       },
@@ -171,18 +145,31 @@ describe('checklist: timeouts and interrupts (claude-code-hooks.md §9, 28–30)
       ['success', false],
     ])
     expect(readFileSync(join(h.out, 'own'), 'utf8')).toBe('own-timeout-finished\n')
-    expect(await survivors([pidIn(join(h.out, 'untimed.shell'))!, pidIn(join(h.out, 'untimed.child'))!])).toEqual([])
+    await waitForExit(await waitForPids(join(h.out, 'untimed.shell'), join(h.out, 'untimed.child')), 'the timed-out hook and its child')
   })
 
   it('29. with the default (600 s), an untimed handler that outlives 1 s is not killed', async () => {
+    // The untimed handler finishes after the other one, which its own `timeout: 1` kills.
     const h = harness({
       script: [bash('echo ran'), { text: 'done' }],
-      hooks: { PreToolUse: [{ hooks: [sh('sleep 1.5; echo finished > "$HOOK_OUT/untimed"')] }] },
+      hooks: {
+        PreToolUse: [
+          {
+            hooks: [
+              sh(lingering('second'), { timeout: 1 }),
+              sh(`${untilExited('$HOOK_OUT/second.shell')}; echo finished > "$HOOK_OUT/untimed"`),
+            ],
+          },
+        ],
+      },
     })
     const session = await h.kernel.startSession()
     await session.run('go')
     expect(readFileSync(join(h.out, 'untimed'), 'utf8')).toBe('finished\n')
-    expect(hookRuns(session.transcriptPath).map((run) => [run.outcome, run.timedOut])).toEqual([['success', false]])
+    expect(hookRuns(session.transcriptPath).map((run) => [run.outcome, run.timedOut])).toEqual([
+      ['timeout', true],
+      ['success', false],
+    ])
   })
 
   it('30. an interrupt kills running hooks (the whole group); the tool never runs; no PostToolUse, PostToolBatch or Stop follows', async () => {
@@ -198,12 +185,11 @@ describe('checklist: timeouts and interrupts (claude-code-hooks.md §9, 28–30)
     })
     const session = await h.kernel.startSession()
     const running = session.run('go')
-    const shell = await waitFor(() => pidIn(join(h.out, 'pre.shell')), 'the PreToolUse hook to start')
-    const child = pidIn(join(h.out, 'pre.child'))!
+    const pids = await waitForPids(join(h.out, 'pre.shell'), join(h.out, 'pre.child'))
     session.interrupt()
     const result = await running
     expect(result.status).toBe('interrupted')
-    expect(await survivors([shell, child])).toEqual([])
+    await waitForExit(pids, 'the interrupted hook and its child')
     expect(existsSync(join(h.project, 'ran.txt'))).toBe(false)
     expect(h.calls()).toEqual([])
     expect(h.requests()).toHaveLength(1)
@@ -223,7 +209,7 @@ describe('checklist: timeouts and interrupts (claude-code-hooks.md §9, 28–30)
     })
     const session = await h.kernel.startSession()
     const running = session.run('go')
-    await waitFor(() => pidIn(join(h.project, 'tool.pid')), 'the tool to start')
+    await waitForPids(join(h.project, 'tool.pid'))
     session.interrupt()
     const result = await running
     expect(result.status).toBe('interrupted')

@@ -282,15 +282,14 @@ describe('checklist: exit codes and decisions (claude-code-hooks.md §9, 31–48
   })
 
   it.each([
-    ['a finishes last', '0.4', '0', 'from-a'],
-    ['b finishes last', '0', '0.4', 'from-b'],
-  ])('44. With two `updatedInput` handlers the last to finish wins (%s)', async (_name, sleepA, sleepB, winner) => {
+    ['a finishes last', 'a', 'b', 'from-a'],
+    ['b finishes last', 'b', 'a', 'from-b'],
+  ])('44. With two `updatedInput` handlers the last to finish wins (%s)', async (_name, last, first, winner) => {
     const h = harness({
       script: [bash('echo original'), { text: 'done' }],
       hooks: { PreToolUse: [{ hooks: [rec('PreToolUse', 'a')] }, { hooks: [rec('PreToolUse', 'b')] }] },
       responses: {
-        'PreToolUse-a.sleep': sleepA,
-        'PreToolUse-b.sleep': sleepB,
+        [`PreToolUse-${last}.after`]: `PreToolUse-${first}`,
         'PreToolUse-a.stdout': pre('allow', { updatedInput: { command: 'echo from-a' } }),
         'PreToolUse-b.stdout': pre('allow', { updatedInput: { command: 'echo from-b' } }),
       },

@@ -21,26 +21,13 @@ import {
   rec,
   recordEvents,
 } from './claude-harness.js'
+import { waitUntil } from './waits.js'
 
 const harness = claudeHarnessPerTest()
 const signal = new AbortController().signal
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const sh = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra })
 const call = (id: string, name: string, input: unknown) => ({ id, name, input })
-
-async function waitFor<T>(probe: () => T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000
-  for (;;) {
-    try {
-      const value = probe()
-      if (value !== undefined) return value
-    } catch {
-      // not there yet
-    }
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 function logEvents(path: string): SessionEvent[] {
   return readFileSync(path, 'utf8')
@@ -143,7 +130,7 @@ async function everyEvent(
   expect((await session.run('Please run it.')).status).toBe('completed')
   await h.kernel.hooks.preCompact.promise({ kind: 'proceed' }, { session, trigger: 'manual', signal })
   await h.kernel.hooks.postCompact.promise({ session, trigger: 'manual', signal })
-  await waitFor(() => (h.calls('MessageDisplay')[0]?.meta.ended ? true : undefined), 'the detached MessageDisplay hook')
+  await waitUntil(() => h.calls('MessageDisplay')[0]?.meta.ended, 'the detached MessageDisplay hook')
   await session.end()
   const calls = h.calls()
   expect([...new Set(calls.map((recorded) => recorded.event))].sort()).toEqual([...PRODUCED].sort())

@@ -1,8 +1,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { ExecProcessRunner, type ModelProvider, type ModelRequest } from '@harness-kernel/kernel'
-import { afterEach, describe, expect, it } from 'vitest'
+import { ExecProcessRunner, LauncherProcessRunner, type ModelProvider, type ModelRequest, type ProcessRunner } from '@harness-kernel/kernel'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   type ExecClaudeCodeEventOptions,
   execClaudeCodeEvent,
@@ -11,7 +11,12 @@ import {
   type ProducedEvent,
 } from '../src/index.js'
 
-const processRunner = new ExecProcessRunner()
+// Every test runs with this process's runner and with the kernel's default, the process launcher.
+const runners = [
+  { name: 'ExecProcessRunner', runner: new ExecProcessRunner() },
+  { name: 'LauncherProcessRunner', runner: new LauncherProcessRunner() },
+]
+let processRunner: ProcessRunner = runners[0]!.runner
 const roots: string[] = []
 afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true })
@@ -68,7 +73,11 @@ function payloadOf(event: string, cwd: string, fields: Record<string, unknown>):
   return { session_id: 'sess-42', transcript_path: join(cwd, 't.jsonl'), cwd, hook_event_name: event, ...fields }
 }
 
-describe('execClaudeCodeEvent', () => {
+describe.each(runners)('$name: execClaudeCodeEvent', ({ runner }) => {
+  beforeAll(() => {
+    processRunner = runner
+  })
+
   it('PreToolUse: selects by matcher and `if`, dedups, runs on the exact bytes with a final newline added, and merges', async () => {
     const s = sandbox({})
     const recorder = s.script(

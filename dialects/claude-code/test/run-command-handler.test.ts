@@ -1,13 +1,19 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${VAR}` here is hook configuration text, never a template.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ExecProcessRunner } from '@harness-kernel/kernel'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { ExecProcessRunner, LauncherProcessRunner } from '@harness-kernel/kernel'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { commandSpecOf, type HandlerRunSpec, hookEnv, runHandler } from '../src/run/index.js'
 import type { CommandHandler } from '../src/types.js'
-import { commandHandler, processAlive, readText, stdin, tempDir, waitFor, writeScript } from './fixtures/run/helpers.js'
+import { commandHandler, readText, stdin, tempDir, writeScript } from './fixtures/run/helpers.js'
+import { processAlive, waitUntil } from './waits.js'
 
-const services = { processRunner: new ExecProcessRunner() }
+// Every block runs with this process's runner and with the kernel's default, the process launcher.
+const runners = [
+  { name: 'ExecProcessRunner', runner: new ExecProcessRunner() },
+  { name: 'LauncherProcessRunner', runner: new LauncherProcessRunner() },
+]
+let services = { processRunner: runners[0]!.runner }
 const dir = tempDir('cc-run-command-')
 const project = join(dir.path, 'project')
 const cwd = join(project, 'sub')
@@ -24,7 +30,11 @@ function run(command: string, fields: Partial<CommandHandler> = {}, specFields: 
   return runHandler(services, spec(commandHandler(command, fields), specFields))
 }
 
-describe('command handlers: process', () => {
+describe.each(runners)('$name: command handlers: process', ({ runner }) => {
+  beforeAll(() => {
+    services = { processRunner: runner }
+  })
+
   it('runs the string with `/bin/sh -c`, exactly as configured', async () => {
     const command = `tr '\\000' '\\n' < /proc/$$/cmdline;  echo "[$0]"`
     const result = await run(command)
@@ -77,7 +87,11 @@ describe('command handlers: process', () => {
   })
 })
 
-describe('command handlers: environment', () => {
+describe.each(runners)('$name: command handlers: environment', ({ runner }) => {
+  beforeAll(() => {
+    services = { processRunner: runner }
+  })
+
   const saved = { ...process.env }
   afterEach(() => {
     for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name]
@@ -131,7 +145,11 @@ describe('command handlers: environment', () => {
   })
 })
 
-describe('command handlers: exec form', () => {
+describe.each(runners)('$name: command handlers: exec form', ({ runner }) => {
+  beforeAll(() => {
+    services = { processRunner: runner }
+  })
+
   const printArgs = writeScript(join(project, 'bin/print-args.sh'), `printf '%s\\n' "$0" "$@"`)
 
   it('spawns the command with literal arguments and no shell', async () => {
@@ -167,29 +185,37 @@ describe('command handlers: exec form', () => {
   })
 })
 
-describe('command handlers: timeout and abort', () => {
+describe.each(runners)('$name: command handlers: timeout and abort', ({ name: variant, runner }) => {
+  beforeAll(() => {
+    services = { processRunner: runner }
+  })
+
   const pids = (name: string) =>
     ['sh', 'a', 'b'].map((which) => Number(readFileSync(join(dir.path, `${name}.${which}.pid`), 'utf8').trim()))
   const backgrounded = (name: string) =>
     `echo $$ > ${name}.sh.pid; sleep 30 & echo $! > ${name}.a.pid; sleep 30 & echo $! > ${name}.b.pid; wait`
 
   it('kills the whole process group on timeout, with no decision', async () => {
-    const result = await run(backgrounded('timeout'), {}, { cwd: dir.path, timeoutMs: 300 })
-    expect(result).toMatchObject({ exitCode: null, timedOut: true, aborted: false, error: 'timed out after 300 ms' })
-    const started = pids('timeout')
-    await waitFor(() => started.every((pid) => !processAlive(pid)))
+    // Long enough for the shell to start both children and write the pids first, even on a loaded machine.
+    const result = await run(backgrounded(`timeout-${variant}`), {}, { cwd: dir.path, timeoutMs: 1000 })
+    expect(result).toMatchObject({ exitCode: null, timedOut: true, aborted: false, error: 'timed out after 1000 ms' })
+    const started = pids(`timeout-${variant}`)
+    await waitUntil(() => started.every((pid) => !processAlive(pid)), 'the timed-out group to exit')
     for (const pid of started) expect(processAlive(pid)).toBe(false)
   })
 
   it('kills the whole process group when the signal aborts', async () => {
     const controller = new AbortController()
-    const running = run(backgrounded('abort'), {}, { cwd: dir.path, signal: controller.signal })
-    await waitFor(() => existsSync(join(dir.path, 'abort.b.pid')) && readText(join(dir.path, 'abort.b.pid')).trim() !== '')
+    const running = run(backgrounded(`abort-${variant}`), {}, { cwd: dir.path, signal: controller.signal })
+    await waitUntil(
+      () => existsSync(join(dir.path, `abort-${variant}.b.pid`)) && readText(join(dir.path, `abort-${variant}.b.pid`)).trim() !== '',
+      'the children to start',
+    )
     controller.abort()
     const result = await running
     expect(result).toMatchObject({ exitCode: null, timedOut: false, aborted: true, error: 'aborted' })
-    const started = pids('abort')
-    await waitFor(() => started.every((pid) => !processAlive(pid)))
+    const started = pids(`abort-${variant}`)
+    await waitUntil(() => started.every((pid) => !processAlive(pid)), 'the aborted group to exit')
     for (const pid of started) expect(processAlive(pid)).toBe(false)
   })
 })

@@ -5,7 +5,8 @@ import { ExecProcessRunner } from '@harness-kernel/kernel'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type HandlerRunSpec, hookEnv, runHandler } from '../src/run/index.js'
 import type { HttpHandler } from '../src/types.js'
-import { closedPort, httpHandler, payloadJson, stdin, waitFor } from './fixtures/run/helpers.js'
+import { closedPort, httpHandler, payloadJson, stdin } from './fixtures/run/helpers.js'
+import { waitUntil } from './waits.js'
 
 interface ReceivedRequest {
   method: string
@@ -129,7 +130,7 @@ describe('http handlers', () => {
   it('stops when the signal aborts', async () => {
     const controller = new AbortController()
     const running = runHandler(services, spec(httpHandler(`${base}/slow`), { signal: controller.signal }))
-    await waitFor(() => received.length === 1)
+    await waitUntil(() => received.length === 1, 'the request')
     controller.abort()
     expect(await running).toMatchObject({ exitCode: null, timedOut: false, aborted: true, error: 'aborted' })
     const already = await runHandler(services, spec(httpHandler(`${base}/decide`), { signal: AbortSignal.abort() }))

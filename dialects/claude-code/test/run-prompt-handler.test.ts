@@ -10,7 +10,8 @@ import {
   runHandler,
 } from '../src/run/index.js'
 import type { PromptHandler } from '../src/types.js'
-import { fakeModel, payloadJson, promptHandler, stdin, waitFor } from './fixtures/run/helpers.js'
+import { fakeModel, payloadJson, promptHandler, stdin } from './fixtures/run/helpers.js'
+import { waitUntil } from './waits.js'
 
 const processRunner = new ExecProcessRunner()
 
@@ -111,7 +112,7 @@ describe('prompt handlers', () => {
     const controller = new AbortController()
     const model = fakeModel(() => new Promise<string>(() => {}))
     const running = runHandler(services(model), spec(promptHandler('$ARGUMENTS'), { signal: controller.signal }))
-    await waitFor(() => model.calls.length === 1)
+    await waitUntil(() => model.calls.length === 1, 'the model call')
     controller.abort()
     expect(await running).toMatchObject({ exitCode: null, timedOut: false, aborted: true, error: 'aborted' })
   })

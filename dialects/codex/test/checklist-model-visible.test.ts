@@ -24,7 +24,8 @@ describe('contexts (items 76, 79)', () => {
         PostToolUse: [{ hooks: [rec('PostToolUse', 'c')] }],
       },
       responses: {
-        'PreToolUse-a.sleep': '0.3',
+        // a finishes after b: contexts still follow display order.
+        'PreToolUse-a.after': 'PreToolUse-b',
         'PreToolUse-a.stdout': context('PreToolUse', 'pre a'),
         'PreToolUse-b.stdout': context('PreToolUse', 'pre b'),
         'PostToolUse-c.stdout': context('PostToolUse', 'post c'),
@@ -164,7 +165,7 @@ describe('what never reaches the model (item 89)', () => {
         'UserPromptSubmit-exit1.exit': '1',
         'PreToolUse-invalid.stdout': JSON.stringify({ bogus: 'INVALID-MARK' }),
         'PreToolUse-empty2.exit': '2',
-        'PostToolUse-timeout.sleep': '3',
+        'PostToolUse-timeout.sleep': '1000',
         'Stop-stop.stdout': JSON.stringify({ continue: false, stopReason: 'STOPREASON-MARK', systemMessage: 'SYSTEM-MARK-2' }),
       },
     })

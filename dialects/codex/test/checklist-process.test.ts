@@ -2,12 +2,14 @@
  * codex-hooks.md §11, "Process" (items 33–44) and the timeout rules of items 11–12, end to end with real hook
  * processes: shell, stdin, cwd, env, timeouts and process-group kills, concurrency, merge order, async handlers.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { definePlugin, type Message, textOf } from '@harness-kernel/kernel'
+import { definePlugin, defineTool, type Message, textOf } from '@harness-kernel/kernel'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { codexHooks } from '../src/index.js'
 import { codexHarnessPerTest, hookRuns, rec } from './codex-harness.js'
+import { waitForAsyncRuns, waitForExit, waitForPids } from './waits.js'
 
 const setup = codexHarnessPerTest()
 
@@ -16,7 +18,27 @@ const toolOutputs = (messages: readonly Message[]) =>
   messages.flatMap((message) => message.content).flatMap((block) => (block.type === 'tool_result' ? [block.output] : []))
 const texts = (messages: readonly Message[]) => messages.map((message) => `${message.role}:${textOf(message)}`)
 const sh = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command, ...extra })
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/** Shell text that writes a pid to $HOOK_OUT/<name> whole (the file appears with its line complete). */
+const writePid = (pid: string, name: string) => `echo ${pid} > "$HOOK_OUT/${name}.tmp"; mv "$HOOK_OUT/${name}.tmp" "$HOOK_OUT/${name}"`
+
+/** A tool that returns once the session log holds `count` async hook runs: detached handlers finish mid-turn. */
+const awaitAsyncRuns = (count: number) =>
+  definePlugin({
+    name: 'await-async-runs',
+    setup(kernel) {
+      kernel.registerTool(
+        defineTool({
+          name: 'await_async_runs',
+          description: 'Returns once the detached hook runs are in the log.',
+          inputSchema: z.object({}),
+          async execute(_input, { session }) {
+            await waitForAsyncRuns(session, count)
+            return { output: 'ready', isError: false }
+          },
+        }),
+      )
+    },
+  })
 
 describe('the hook process (items 33–36)', () => {
   it('33: /bin/bash -c, $0=/bin/bash, flags hBc, no arguments, not a login shell, even with SHELL=/bin/sh', async () => {
@@ -120,17 +142,22 @@ describe('timeouts (items 11, 12, 37)', () => {
         PreToolUse: [
           {
             hooks: [
-              // The background child would outlive a kill of the shell alone.
-              sh('(sleep 1.6; touch "$HOOK_OUT/orphan") & sleep 5; echo \'{"decision":"block","reason":"too late"}\'', { timeout: 0 }),
-              // timeoutSec is ignored: 600 s, so this one finishes after 1.3 s and allows.
-              sh('sleep 1.3; touch "$HOOK_OUT/slow-finished"', { timeoutSec: 1 }),
+              // It never finishes by itself; its background child would outlive a kill of the shell alone.
+              sh(
+                `sleep 1000 & ${writePid('$!', 'orphan.pid')}; ${writePid('$$', 'timed.pid')}; sleep 1000; echo '{"decision":"block","reason":"too late"}'`,
+                { timeout: 0 },
+              ),
+              // timeoutSec is ignored (600 s): this one outlives the first, killed by its 1 s timeout, and allows.
+              sh(
+                'until [ -s "$HOOK_OUT/timed.pid" ] && ! kill -0 "$(cat "$HOOK_OUT/timed.pid")" 2>/dev/null; do sleep 0.02; done; touch "$HOOK_OUT/slow-finished"',
+                { timeoutSec: 1 },
+              ),
             ],
           },
         ],
       },
     })
     const session = await h.kernel.startSession()
-    const started = Date.now()
     const result = await session.run('go')
     expect(toolOutputs(result.messages)).toEqual(['ran'])
     expect(existsSync(join(h.out, 'slow-finished'))).toBe(true)
@@ -139,49 +166,59 @@ describe('timeouts (items 11, 12, 37)', () => {
       ['failed', true, [{ kind: 'error', text: 'hook timed out after 1s' }]],
       ['completed', false, []],
     ])
-    await sleep(Math.max(0, 2200 - (Date.now() - started)))
-    expect(existsSync(join(h.out, 'orphan'))).toBe(false)
+    await waitForExit(await waitForPids(join(h.out, 'timed.pid'), join(h.out, 'orphan.pid')), 'the timed-out hook and its background child')
   })
 
   it('12: SessionEnd defaults to 1 s; `timeout: 10` is clamped to 3 s, with the warning', async () => {
-    // Each handler writes how long it lived when the group kill (SIGTERM) reaches it.
-    const lifetime = (file: string) =>
-      `s=$(date +%s%N); trap 'echo $(( ($(date +%s%N) - s) / 1000000 )) > "$HOOK_OUT/${file}"; exit 0' TERM; sleep 6 & wait`
+    // Neither handler finishes by itself: each ends when its timeout's group kill reaches it.
     const h = setup({
       script: [{ text: 'ok' }],
-      hooks: { SessionEnd: [{ hooks: [sh(lifetime('default-ms')), sh(lifetime('ten-ms'), { timeout: 10 })] }] },
+      hooks: { SessionEnd: [{ hooks: [sh('sleep 1000 & wait'), sh('sleep 1000 & wait', { timeout: 10 })] }] },
     })
     const session = await h.kernel.startSession()
     await session.run('go')
-    const started = Date.now()
     await session.end()
-    expect(Date.now() - started).toBeLessThan(5000)
-    const lived = (file: string) => Number(readFileSync(join(h.out, file), 'utf8'))
-    expect(lived('default-ms')).toBeGreaterThanOrEqual(900)
-    expect(lived('default-ms')).toBeLessThan(2000)
-    expect(lived('ten-ms')).toBeGreaterThanOrEqual(2900)
-    expect(lived('ten-ms')).toBeLessThan(4000)
+    const runs = hookRuns(session.transcriptPath)
+    expect(runs.map((run) => [run.event, run.timedOut, run.entries])).toEqual([
+      ['SessionEnd', true, [{ kind: 'error', text: 'hook timed out after 1s' }]],
+      ['SessionEnd', true, [{ kind: 'error', text: 'hook timed out after 3s' }]],
+    ])
+    // A timer never fires early, so the lower bounds hold on any machine; the last bound tells 3 s from 10 s.
+    const [byDefault, clamped] = runs.map((run) => run.durationMs!)
+    expect(byDefault).toBeGreaterThanOrEqual(900)
+    expect(clamped).toBeGreaterThanOrEqual(2900)
+    expect(byDefault).toBeLessThan(clamped!)
+    expect(clamped).toBeLessThan(10_000)
     const log = readFileSync(session.transcriptPath, 'utf8')
     expect(log).toContain(JSON.stringify(`clamping SessionEnd hook timeout to 3s in ${h.codexHome}/hooks.json`))
   })
 })
 
 describe('concurrency and merge order (items 38–42)', () => {
-  it('38: three 1 s handlers in two groups start at once: every one starts before any finishes', async () => {
+  it('38: three handlers in two groups start at once: every one starts before any finishes', async () => {
+    // Each one finishes only once the other two have started (their pid files): run one after another, the first
+    // would wait until its 10 s timeout.
+    const others = (tag: string) => ['a', 'b', 'c'].filter((other) => other !== tag).map((other) => `PreToolUse-${other}.pid`)
     const h = setup({
       script: [shellCall('true'), { text: 'done' }],
       hooks: {
-        PreToolUse: [{ hooks: [rec('PreToolUse', 'a'), rec('PreToolUse', 'b')] }, { matcher: 'Bash', hooks: [rec('PreToolUse', 'c')] }],
+        PreToolUse: [
+          { hooks: [rec('PreToolUse', 'a', { timeout: 10 }), rec('PreToolUse', 'b', { timeout: 10 })] },
+          { matcher: 'Bash', hooks: [rec('PreToolUse', 'c', { timeout: 10 })] },
+        ],
       },
-      responses: { 'PreToolUse-a.sleep': '1', 'PreToolUse-b.sleep': '1', 'PreToolUse-c.sleep': '1' },
+      responses: Object.fromEntries(['a', 'b', 'c'].map((tag) => [`PreToolUse-${tag}.waitfor`, others(tag).join(' ')])),
     })
     const session = await h.kernel.startSession()
     await session.run('go')
     expect(h.calls('PreToolUse')).toHaveLength(3)
-    // Ordering, not timing (speed is in bench/): one after another, the last would start a second or more after the
-    // first ended. The records are in whole seconds (Codex's format), hence "at or before".
     const runs = hookRuns(session.transcriptPath).filter((run) => run.event === 'PreToolUse')
-    expect(runs).toHaveLength(3)
+    expect(runs.map((run) => [run.status, run.timedOut])).toEqual([
+      ['completed', false],
+      ['completed', false],
+      ['completed', false],
+    ])
+    // The records are in whole seconds (Codex's format), hence "at or before".
     expect(Math.max(...runs.map((run) => run.startedAt!))).toBeLessThanOrEqual(Math.min(...runs.map((run) => run.completedAt!)))
   })
 
@@ -196,12 +233,13 @@ describe('concurrency and merge order (items 38–42)', () => {
         PostToolUse: [{ hooks: [rec('PostToolUse', 'a'), rec('PostToolUse', 'b')] }],
       },
       responses: {
-        'UserPromptSubmit-a.sleep': '0.4',
+        // Finish order c, b, a: each waits for the one before it to exit.
+        'UserPromptSubmit-a.after': 'UserPromptSubmit-b',
         'UserPromptSubmit-a.stdout': 'ctx a',
-        'UserPromptSubmit-b.sleep': '0.2',
+        'UserPromptSubmit-b.after': 'UserPromptSubmit-c',
         'UserPromptSubmit-b.stdout': 'ctx b',
         'UserPromptSubmit-c.stdout': 'ctx c',
-        'PostToolUse-a.sleep': '0.3',
+        'PostToolUse-a.after': 'PostToolUse-b',
         'PostToolUse-a.stdout': JSON.stringify({ decision: 'block', reason: 'post reason A' }),
         'PostToolUse-b.stderr': 'post reason B',
         'PostToolUse-b.exit': '2',
@@ -224,29 +262,30 @@ describe('concurrency and merge order (items 38–42)', () => {
   })
 
   it('40: the runs of one event are reported only once all its handlers have finished', async () => {
-    const appended: { id: string; at: number }[] = []
+    const appended: { id: string; released: boolean }[] = []
     const h = setup({
       script: [{ text: 'ok' }],
       hooks: { UserPromptSubmit: [{ hooks: [rec('UserPromptSubmit', 'fast'), rec('UserPromptSubmit', 'slow')] }] },
-      responses: { 'UserPromptSubmit-slow.sleep': '0.8' },
+      // The slow handler finishes only once the test releases it, after the fast one has exited.
+      responses: { 'UserPromptSubmit-slow.waitfor': 'release' },
       plugins: [
         definePlugin({
           name: 'observe-runs',
           setup(kernel) {
             kernel.hooks.sessionEvent.tap('observe', ({ event }) => {
-              if (event.type === 'hook/run') appended.push({ id: event.id, at: Date.now() })
+              if (event.type === 'hook/run') appended.push({ id: event.id, released: existsSync(join(h.out, 'release')) })
             })
           },
         }),
       ],
     })
     const session = await h.kernel.startSession()
-    const started = Date.now()
-    await session.run('go')
-    expect(appended).toHaveLength(2)
-    // The fast handler finished within milliseconds; its report still waited for the slow one.
-    for (const { at } of appended) expect(at - started).toBeGreaterThanOrEqual(750)
-    expect(hookRuns(session.transcriptPath)[0]!.durationMs).toBeLessThan(500)
+    const running = session.run('go')
+    await waitForExit(await waitForPids(join(h.out, 'UserPromptSubmit-fast.pid')), 'the fast handler')
+    expect(appended).toEqual([])
+    writeFileSync(join(h.out, 'release'), '')
+    await running
+    expect(appended.map((run) => run.released)).toEqual([true, true])
   })
 
   it('41: of two updatedInput rewrites, the one that finished last wins; swapping the delays swaps the winner', async () => {
@@ -260,7 +299,7 @@ describe('concurrency and merge order (items 38–42)', () => {
         script: [shellCall('echo original'), { text: 'done' }],
         hooks: { PreToolUse: [{ hooks: [rec('PreToolUse', 'x'), rec('PreToolUse', 'y')] }] },
         responses: {
-          [`PreToolUse-${slow}.sleep`]: '0.3',
+          [`PreToolUse-${slow}.after`]: `PreToolUse-${slow === 'x' ? 'y' : 'x'}`,
           'PreToolUse-x.stdout': allow('echo from-x'),
           'PreToolUse-y.stdout': allow('echo from-y'),
         },
@@ -294,7 +333,7 @@ describe('async handlers (items 43–44)', () => {
     const session = await h.kernel.startSession()
     const result = await session.run('go')
     expect(toolOutputs(result.messages)).toEqual(['ran'])
-    await sleep(300)
+    await waitForAsyncRuns(session, 2)
     const calls = h.calls('PreToolUse')
     expect(calls.map((call) => call.tag).sort()).toEqual(['deny', 'exit2', 'sync'])
     expect(new Set(calls.map((call) => call.stdin)).size).toBe(1)
@@ -313,21 +352,30 @@ describe('async handlers (items 43–44)', () => {
     const h = setup({
       script: [{ text: 'ok' }],
       hooks: {
-        UserPromptSubmit: [{ hooks: [sh('touch "$HOOK_OUT/bg-started"; sleep 1; touch "$HOOK_OUT/bg-finished"', { async: true })] }],
+        UserPromptSubmit: [
+          {
+            hooks: [
+              sh(`${writePid('$$', 'bg.pid')}; sleep 1000 & ${writePid('$!', 'bg-child.pid')}; wait; touch "$HOOK_OUT/bg-finished"`, {
+                async: true,
+              }),
+            ],
+          },
+        ],
       },
     })
     const session = await h.kernel.startSession()
     await session.run('go')
-    while (!existsSync(join(h.out, 'bg-started'))) await sleep(20)
+    const pids = await waitForPids(join(h.out, 'bg.pid'), join(h.out, 'bg-child.pid'))
     await session.end()
-    await sleep(1300)
+    await waitForExit(pids, 'the cancelled async hook and its child')
     expect(existsSync(join(h.out, 'bg-finished'))).toBe(false)
   })
 
   it('44: async contexts become separate developer messages just before the next prompt, in completion order; never mid-turn, never waking the session', async () => {
     const context = (text: string) => JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: text } })
     const h = setup({
-      script: [shellCall('sleep 0.6'), { text: 'one' }, { text: 'two' }],
+      script: [{ tool_calls: [{ name: 'await_async_runs', input: {} }] }, { text: 'one' }, { text: 'two' }],
+      plugins: [awaitAsyncRuns(2)],
       hooks: {
         UserPromptSubmit: [
           { hooks: [rec('UserPromptSubmit', 'first', { async: true }), rec('UserPromptSubmit', 'second', { async: true })] },
@@ -343,11 +391,12 @@ describe('async handlers (items 43–44)', () => {
     })
     const session = await h.kernel.startSession()
     await session.run('first prompt')
-    // Both were ready during the shell call: the turn's second request does not carry them.
+    // Both were ready during the tool call: the turn's second request does not carry them.
     expect(JSON.stringify(h.model.requests[1])).not.toContain('finished')
-    await sleep(200)
     expect(h.model.calls).toBe(2)
     await session.run('second prompt')
+    // One model call for the second prompt and none between the turns: finishing woke nothing.
+    expect(h.model.calls).toBe(3)
     expect(texts(h.model.requests[2]!.messages).slice(-3)).toEqual([
       'developer:finished first',
       'developer:finished second',

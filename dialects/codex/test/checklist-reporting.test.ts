@@ -2,16 +2,16 @@
  * codex-hooks.md §11, "Reporting and defects" (items 86, 90–96), end to end: the `hook/run` records real hook
  * processes leave in the session log, run ids and display numbers, the Stop-loop default, and interrupts.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { definePlugin, type KernelApi, type SessionEvent, textOf } from '@harness-kernel/kernel'
 import { describe, expect, it } from 'vitest'
 import { CODEX_EVENTS } from '../src/index.js'
 import { codexHarnessPerTest, hookRuns, rec } from './codex-harness.js'
+import { waitForAsyncRuns, waitForExit, waitForPids } from './waits.js'
 
 const setup = codexHarnessPerTest()
 const signal = new AbortController().signal
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const json = (value: unknown) => JSON.stringify(value)
 const logEvents = (path: string): SessionEvent[] =>
   readFileSync(path, 'utf8')
@@ -103,11 +103,13 @@ describe('run reports (items 86, 90, 91)', () => {
         ],
         PreToolUse: [{ matcher: 'Bash', hooks: [rec('PreToolUse')] }],
       },
-      responses: { 'UserPromptSubmit-bg.sleep': '0.2', 'PreToolUse-h.stdout': 'ignored plain text' },
+      // The async handler outlives the turn: it finishes once the test releases it, after the turn's end.
+      responses: { 'UserPromptSubmit-bg.waitfor': 'release', 'PreToolUse-h.stdout': 'ignored plain text' },
     })
     const session = await h.kernel.startSession()
     const result = await session.run('go')
-    await sleep(500)
+    writeFileSync(join(h.out, 'release'), '')
+    await waitForAsyncRuns(session, 1)
     const runs = hookRuns(session.transcriptPath)
     expect(runs.map((run) => `${run.event}:${run.executionMode}`).sort()).toEqual([
       'PreToolUse:sync',
@@ -142,7 +144,8 @@ describe('run reports (items 86, 90, 91)', () => {
     expect(pre.toolUseId).toEqual(expect.any(String))
     expect(pre.id).toBe(`pre-tool-use:0:${h.codexHome}/hooks.json:${pre.toolUseId}`)
     expect(runs.find((run) => run.executionMode === 'sync' && run.event === 'UserPromptSubmit')!.statusMessage).toBe('Checking')
-    expect(runs.find((run) => run.executionMode === 'async')!.durationMs).toBeGreaterThanOrEqual(150)
+    // Started before the PreToolUse run and finished after it: a measured duration, at least as long.
+    expect(runs.find((run) => run.executionMode === 'async')!.durationMs).toBeGreaterThanOrEqual(pre.durationMs!)
   })
 
   it('91: SessionEnd runs are in the session log too (with their failures as notices)', async () => {
@@ -193,7 +196,10 @@ describe('Stop loops and interrupts (items 94, 96)', () => {
             hooks: [
               {
                 type: 'command',
-                command: 'touch "$HOOK_OUT/started"; (sleep 1; touch "$HOOK_OUT/orphan") & sleep 4; touch "$HOOK_OUT/survived"',
+                // It never finishes by itself; its background child would outlive a kill of the shell alone.
+                command:
+                  'sleep 1000 & echo $! > "$HOOK_OUT/orphan.tmp"; mv "$HOOK_OUT/orphan.tmp" "$HOOK_OUT/orphan.pid"; ' +
+                  'echo $$ > "$HOOK_OUT/hook.tmp"; mv "$HOOK_OUT/hook.tmp" "$HOOK_OUT/hook.pid"; sleep 1000; touch "$HOOK_OUT/survived"',
               },
             ],
           },
@@ -203,20 +209,18 @@ describe('Stop loops and interrupts (items 94, 96)', () => {
       },
     })
     const session = await h.kernel.startSession()
-    const started = Date.now()
     const running = session.run('go')
-    while (!existsSync(join(h.out, 'started'))) await sleep(20)
+    const pids = await waitForPids(join(h.out, 'hook.pid'), join(h.out, 'orphan.pid'))
     session.interrupt('user pressed escape')
     const result = await running
-    return { h, session, result, elapsed: Date.now() - started, started }
+    return { h, session, result, pids }
   }
 
   it('96: an interrupt kills the running hook group at once; no tool, PostToolUse or Stop process runs', async () => {
-    const { h, result, elapsed, started } = await interruptedDuringPreToolUse()
+    // The hook cannot finish by itself: the turn ending at all shows the interrupt did not wait for it.
+    const { h, result, pids } = await interruptedDuringPreToolUse()
     expect(result.status).toBe('interrupted')
-    expect(elapsed).toBeLessThan(1000)
-    await sleep(Math.max(0, 1500 - (Date.now() - started)))
-    expect(existsSync(join(h.out, 'orphan'))).toBe(false)
+    await waitForExit(pids, 'the interrupted hook and its background child')
     expect(existsSync(join(h.out, 'survived'))).toBe(false)
     expect(existsSync(join(h.out, 'tool-ran'))).toBe(false)
     expect(h.calls()).toEqual([])

@@ -1,11 +1,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ExecProcessRunner } from '@harness-kernel/kernel'
+import { ExecProcessRunner, LauncherProcessRunner } from '@harness-kernel/kernel'
 import { expect, it } from 'vitest'
 import { execCodexEvent, loadCodexHooks } from '../src/index.js'
 
-it('execCodexEvent runs one event’s matching handlers on the given bytes and merges them', async () => {
+it.each([
+  { name: 'ExecProcessRunner', runner: new ExecProcessRunner() },
+  { name: 'LauncherProcessRunner', runner: new LauncherProcessRunner() },
+])('$name: execCodexEvent runs one event’s matching handlers on the given bytes and merges them', async ({ runner }) => {
   const codexHome = mkdtempSync(join(tmpdir(), 'hk-exec-'))
   const hook = (command: string) => ({ hooks: [{ type: 'command', command }] })
   writeFileSync(
@@ -21,7 +24,6 @@ it('execCodexEvent runs one event’s matching handlers on the given bytes and m
     }),
   )
   const loaded = loadCodexHooks({ cwd: codexHome, codexHome })
-  const runner = new ExecProcessRunner()
   const payload = JSON.stringify({
     cwd: codexHome,
     hook_event_name: 'PreToolUse',

@@ -68,7 +68,8 @@ describe('PreToolUse', () => {
         PostToolUse: [{ hooks: [rec('PostToolUse')] }],
       },
       responses: {
-        'PreToolUse-a.sleep': '0.3',
+        // a finishes after b, yet blocks first: display order decides.
+        'PreToolUse-a.after': 'PreToolUse-b',
         'PreToolUse-a.stderr': 'blocked by exit2 hook',
         'PreToolUse-a.exit': '2',
         'PreToolUse-b.stdout': JSON.stringify({
@@ -110,7 +111,7 @@ describe('PreToolUse', () => {
         PostToolUse: [{ hooks: [rec('PostToolUse')] }],
       },
       responses: {
-        'PreToolUse-slow.sleep': '0.4',
+        'PreToolUse-slow.after': 'PreToolUse-fast',
         'PreToolUse-slow.stdout': allow('echo from-slow'),
         'PreToolUse-fast.stdout': allow('echo from-fast'),
       },
@@ -141,26 +142,36 @@ describe('PreToolUse', () => {
   })
 
   it('handlers of one event start at once across groups and are reported in display order', async () => {
+    // a finishes only after b and c have started, b after c has exited: started one at a time, a would time out.
     const h = setup({
       script: [shellCall('true'), { text: 'done' }],
       hooks: {
-        PreToolUse: [{ hooks: [rec('PreToolUse', 'a'), rec('PreToolUse', 'b')] }, { matcher: 'Bash', hooks: [rec('PreToolUse', 'c')] }],
+        PreToolUse: [
+          { hooks: [rec('PreToolUse', 'a', { timeout: 10 }), rec('PreToolUse', 'b', { timeout: 10 })] },
+          { matcher: 'Bash', hooks: [rec('PreToolUse', 'c', { timeout: 10 })] },
+        ],
       },
-      responses: { 'PreToolUse-a.sleep': '1', 'PreToolUse-b.sleep': '0.5', 'PreToolUse-c.sleep': '0.1' },
+      responses: {
+        'PreToolUse-a.waitfor': 'PreToolUse-b.pid PreToolUse-c.pid',
+        'PreToolUse-a.after': 'PreToolUse-b',
+        'PreToolUse-b.after': 'PreToolUse-c',
+      },
     })
     const session = await h.kernel.startSession()
-    const started = Date.now()
     await session.run('go')
-    expect(Date.now() - started).toBeLessThan(2500)
     const runs = hookRuns(session.transcriptPath).filter((run) => run.event === 'PreToolUse')
-    expect(runs.map((run) => run.displayOrder)).toEqual([0, 1, 2])
+    expect(runs.map((run) => [run.displayOrder, run.status])).toEqual([
+      [0, 'completed'],
+      [1, 'completed'],
+      [2, 'completed'],
+    ])
   })
 
   it('a hook that outlives its timeout is killed and fails open: the tool runs', async () => {
     const h = setup({
       script: [shellCall('echo ran'), { text: 'done' }],
       hooks: { PreToolUse: [{ hooks: [rec('PreToolUse', 'h', { timeout: 1 })] }] },
-      responses: { 'PreToolUse-h.sleep': '5', 'PreToolUse-h.stdout': JSON.stringify({ decision: 'block', reason: 'too late' }) },
+      responses: { 'PreToolUse-h.sleep': '1000', 'PreToolUse-h.stdout': JSON.stringify({ decision: 'block', reason: 'too late' }) },
     })
     const session = await h.kernel.startSession()
     const result = await session.run('go')

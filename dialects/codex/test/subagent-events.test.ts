@@ -3,6 +3,7 @@ import { definePlugin, type Message, type ModelProvider, type Session, type Sess
 import { subagents } from '@harness-kernel/subagents'
 import { describe, expect, it } from 'vitest'
 import { codexHarnessPerTest, rec } from './codex-harness.js'
+import { waitUntil } from './waits.js'
 
 const harness = codexHarnessPerTest()
 
@@ -33,10 +34,6 @@ const model = definePlugin({
 const EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'SubagentStart', 'SubagentStop', 'Stop']
 const hooks = Object.fromEntries(EVENTS.map((event) => [event, [{ hooks: [rec(event)] }]]))
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10))
-}
-
 /** After the subagent's turn ended (its SubagentStop has run): its notification is then with the parent. */
 async function subagentFinished(session: Session): Promise<void> {
   const childLog = () =>
@@ -47,8 +44,8 @@ async function subagentFinished(session: Session): Promise<void> {
         .map((line) => JSON.parse(line) as SessionEvent)
         .find((event) => event.type === 'subagent/start') as (SessionEvent & { type: 'subagent/start' }) | undefined
     )?.transcriptPath
-  await until(() => childLog() !== undefined)
-  await until(() => readFileSync(childLog() as string, 'utf8').includes('"type":"turn/end"'))
+  const log = await waitUntil(childLog, "the subagent's log")
+  await waitUntil(() => readFileSync(log, 'utf8').includes('"type":"turn/end"'), "the subagent's turn to end")
   await new Promise((resolve) => setImmediate(resolve))
 }
 

@@ -1,25 +1,57 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ExecProcessRunner, type ProcessRunner, type ProcessRunOptions, type ProcessRunResult } from '@harness-kernel/kernel'
-import { afterAll, describe, expect, it } from 'vitest'
+import {
+  ExecProcessRunner,
+  LauncherProcessRunner,
+  type ProcessRunner,
+  type ProcessRunOptions,
+  type ProcessRunResult,
+} from '@harness-kernel/kernel'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type HookCommandSpec, runHookCommand, runHookCommands } from '../src/index.js'
+import { processAlive, waitUntil } from './waits.js'
 
-const runner = new ExecProcessRunner()
-const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'hook-protocol-')))
-afterAll(() => rmSync(cwd, { recursive: true, force: true }))
+// The real-process tests run in this process's runner and through the kernel's default, the process launcher; each
+// in a folder of its own (their commands meet through files in the cwd).
+const runners = [
+  { name: 'ExecProcessRunner', runner: new ExecProcessRunner() },
+  { name: 'LauncherProcessRunner', runner: new LauncherProcessRunner() },
+]
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'hook-protocol-')))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+let runner: ProcessRunner = runners[0]!.runner
+let cwd = root
 
 function spec(command: string, fields: Partial<HookCommandSpec> = {}): HookCommandSpec {
   return { command, shell: '/bin/bash', cwd, stdin: '', timeoutMs: 10_000, ...fields }
 }
 
-describe('runHookCommands (real processes)', () => {
+/** The real runner; once a command's run has settled it creates `<the command's output>.settled` in the cwd. */
+const settlingRunner: ProcessRunner = {
+  async run(options) {
+    const result = await runner.run(options)
+    writeFileSync(join(cwd, `${result.stdout.trim()}.settled`), '')
+    return result
+  },
+}
+
+describe.each(runners)('$name: runHookCommands (real processes)', (variant) => {
+  beforeAll(() => {
+    runner = variant.runner
+    cwd = mkdtempSync(join(root, 'run-'))
+  })
+
   it('starts all handlers at once: every one starts before any of them finishes', async () => {
-    const results = await runHookCommands(runner, [spec('sleep 1; echo a'), spec('sleep 1; echo b'), spec('sleep 1; echo c')])
-    expect(results.map((r) => r.stdout)).toEqual(['a\n', 'b\n', 'c\n'])
-    expect(results.every((r) => r.exitCode === 0)).toBe(true)
-    // An ordering check, not a timing one (speed is in bench/): run one after another, the last would start after the first ended.
-    expect(Math.max(...results.map((r) => r.startedAt))).toBeLessThan(Math.min(...results.map((r) => r.completedAt)))
+    // Each finishes only once all three have started: run one after another, the first would time out.
+    const meeting = (name: string) =>
+      `touch ${name}.start; until [ -e a.start ] && [ -e b.start ] && [ -e c.start ]; do sleep 0.02; done; echo ${name}`
+    const results = await runHookCommands(runner, [spec(meeting('a')), spec(meeting('b')), spec(meeting('c'))])
+    expect(results.map((r) => [r.exitCode, r.timedOut, r.stdout])).toEqual([
+      [0, false, 'a\n'],
+      [0, false, 'b\n'],
+      [0, false, 'c\n'],
+    ])
   })
 
   it('caps a 10 MB stderr to its first and last 16 KiB around a marker with the full size', async () => {
@@ -37,7 +69,12 @@ describe('runHookCommands (real processes)', () => {
   })
 
   it('returns results in input order and records the finish order', async () => {
-    const results = await runHookCommands(runner, [spec('sleep 0.3; echo slow'), spec('sleep 0.1; echo fast'), spec('sleep 0.2; echo mid')])
+    // fast finishes first, mid once fast's run has settled, slow once mid's has.
+    const results = await runHookCommands(settlingRunner, [
+      spec('until [ -e mid.settled ]; do sleep 0.02; done; echo slow'),
+      spec('echo fast'),
+      spec('until [ -e fast.settled ]; do sleep 0.02; done; echo mid'),
+    ])
     expect(results.map((r) => r.stdout)).toEqual(['slow\n', 'fast\n', 'mid\n'])
     expect(results.map((r) => r.completionIndex)).toEqual([2, 0, 1])
     for (const r of results) expect(r.completedAt).toBeGreaterThanOrEqual(r.startedAt)
@@ -76,21 +113,21 @@ describe('runHookCommands (real processes)', () => {
   })
 
   it('marks a timed-out handler and kills it', async () => {
-    const started = performance.now()
-    const result = await runHookCommand(runner, spec('sleep 10', { timeoutMs: 200 }))
+    // It never finishes by itself: that the run returns at all shows the kill.
+    const result = await runHookCommand(runner, spec('sleep 1000', { timeoutMs: 200 }))
     expect(result.timedOut).toBe(true)
     expect(result.exitCode).toBeNull()
-    expect(performance.now() - started).toBeLessThan(5000)
+    await waitUntil(() => !processAlive(result.pid!), 'the timed-out handler to exit')
   })
 
   it('kills a handler on abort', async () => {
     const controller = new AbortController()
-    setTimeout(() => controller.abort(), 150)
-    const started = performance.now()
-    const [aborted, other] = await runHookCommands(runner, [spec('sleep 10', { signal: controller.signal }), spec('echo done')])
+    const running = runHookCommands(runner, [spec('touch abort.started; sleep 1000', { signal: controller.signal }), spec('echo done')])
+    await waitUntil(() => existsSync(join(cwd, 'abort.started')), 'the handler to start')
+    controller.abort()
+    const [aborted, other] = await running
     expect(aborted!.aborted).toBe(true)
     expect(other!.stdout).toBe('done\n')
-    expect(performance.now() - started).toBeLessThan(5000)
   })
 })
 

@@ -6,12 +6,12 @@ import { codexHooks, loadCodexHooks, trustCodexHooks } from '@harness-kernel/cod
 import { JsonFileTrustStore } from '@harness-kernel/hook-protocol'
 import { createKernel, definePlugin, type Plugin, type SessionEvent, useDriver } from '@harness-kernel/kernel'
 import { scriptedModel } from '@harness-kernel/scripted-model'
+import { type FakeAnthropic, startFakeAnthropic } from '@harness-kernel/testing'
 import { tools } from '@harness-kernel/tools'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { claudeCodeDriver } from '../src/index.js'
 import { isolatedClaudeEnv } from './support/claude-env.js'
 import { readLog, toolDirective } from './support/driver-harness.js'
-import { type FakeAnthropic, startFakeAnthropic } from './support/fake-anthropic.js'
 
 // The same composition (a native policy, Codex hooks, Claude Code hooks, the tools) on both drivers, with no
 // change but the driver. Observed against Claude Code 2.1.332 (Agent SDK 0.3.332).

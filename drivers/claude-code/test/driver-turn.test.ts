@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import type { SpawnOptions } from '@anthropic-ai/claude-agent-sdk'
+import { lastUserMessage, toolsOf } from '@harness-kernel/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type DriverHarness, driverHarness, readLog, toolDirective } from './support/driver-harness.js'
-import { lastUserMessage, toolsOf } from './support/fake-anthropic.js'
 
 let current: DriverHarness | undefined
 afterEach(async () => {

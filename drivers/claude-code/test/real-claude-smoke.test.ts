@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createSdkMcpServer, query, type SDKMessage, type SDKUserMessage, tool } from '@anthropic-ai/claude-agent-sdk'
+import { type ContentBlock, type FakeAnthropic, lastUserMessage, startFakeAnthropic, toolsOf } from '@harness-kernel/testing'
 import { afterEach, expect, test } from 'vitest'
 import { z } from 'zod'
 import { claudeExecutable, isolatedClaudeEnv } from './support/claude-env.js'
-import { type ContentBlock, type FakeAnthropic, lastUserMessage, startFakeAnthropic, toolsOf } from './support/fake-anthropic.js'
 
 /** Not in the SDK's `SDKMessage` union (drivers.md §1.1). */
 interface CommandLifecycleFrame {
@@ -112,11 +112,8 @@ test('the real Claude Code runs a host MCP tool offline against the fake Message
   const [first, second] = requests
   expect(toolsOf(first!)).toEqual(['DeferredToolPlaceholder', 'mcp__host__shell'])
 
-  const start = server.events.find((e) => e.n === first!.n && e.ev === 'start')
-  expect(start).toMatchObject({ main: true, reply: 'mcp__host__shell {"cmd":"echo hi"}' })
-  const issued = start?.ev === 'start' ? start.toolUseIds : []
-  expect(issued).toHaveLength(1)
-  const toolUseId = issued[0]!
+  expect(first!.toolCalls).toEqual([{ id: expect.any(String), name: 'mcp__host__shell', input: { cmd: 'echo hi' } }])
+  const toolUseId = first!.toolCalls[0]!.id
   expect(toolUseId).toMatch(/^toolu_[a-z0-9]+_\d+$/)
   expect(calls).toEqual([{ args: { cmd: 'echo hi' }, toolUseId }])
 

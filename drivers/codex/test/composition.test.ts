@@ -7,14 +7,13 @@ import { claudeCodeDriver } from '@harness-kernel/driver-claude-code'
 import { JsonFileTrustStore } from '@harness-kernel/hook-protocol'
 import { createKernel, definePlugin, type Plugin, type SessionEvent, useDriver } from '@harness-kernel/kernel'
 import { scriptedModel } from '@harness-kernel/scripted-model'
+import { type FakeAnthropic, type FakeOpenAI, newInput, startFakeAnthropic, startFakeOpenAI } from '@harness-kernel/testing'
 import { tools } from '@harness-kernel/tools'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isolatedClaudeEnv } from '../../claude-code/test/support/claude-env.js'
 import { toolDirective } from '../../claude-code/test/support/driver-harness.js'
-import { type FakeAnthropic, startFakeAnthropic } from '../../claude-code/test/support/fake-anthropic.js'
 import { codexDriver } from '../src/index.js'
 import { callDirective, codexOptions, readLog } from './support/driver-harness.js'
-import { type FakeResponses, newInput, startFakeResponses } from './support/fake-responses.js'
 
 // The same composition (a native policy, Codex hooks, Claude Code hooks, the tools) on all three drivers, with no
 // change but the driver. Observed against Codex 0.169.0 and Claude Code 2.1.332 (Agent SDK 0.3.332).
@@ -22,11 +21,11 @@ const COMMANDS = ['echo forbidden-by-codex-hook', 'rm -rf /tmp/not-here-at-all',
 
 let dir: string
 let server: FakeAnthropic
-let responses: FakeResponses
+let responses: FakeOpenAI
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hk-three-drivers-'))
   server = await startFakeAnthropic()
-  responses = await startFakeResponses()
+  responses = await startFakeOpenAI()
 })
 afterAll(async () => {
   await server.close()

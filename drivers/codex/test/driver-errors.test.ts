@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process'
+import { newInput, type RecordedRequest, userTexts } from '@harness-kernel/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type CodexHarness, callDirective, codexHarness, readLog } from './support/driver-harness.js'
-import { newInput, type RecordedRequest, userTexts } from './support/fake-responses.js'
 import { parkDirective, parkTool } from './support/park-tool.js'
+import { waitUntil } from './support/waits.js'
 import { wireLog } from './support/wire.js'
 
 // Observed against Codex 0.169.0 (`codex app-server`).
@@ -25,6 +26,8 @@ function appServers(): number[] {
 }
 
 const noticesOf = (path: string) => readLog(path).flatMap((event) => (event.type === 'notice' ? [`${event.level}: ${event.text}`] : []))
+/** The steer's deadline passed: its ambiguity notice is in the log. */
+const ambiguous = (path: string) => noticesOf(path).some((notice) => notice.startsWith('error: steering/ambiguous:'))
 
 describe('a Codex that fails', () => {
   it('a missing binary fails the turn naming the path; nothing is recorded as sent', async () => {
@@ -87,7 +90,7 @@ describe('a Codex that fails', () => {
     // Codex stops reading: the steer gets no answer by its deadline.
     process.kill(pid as number, 'SIGSTOP')
     const receipt = session.steer('STEER into a stalled Codex')
-    await new Promise<void>((resolve) => setTimeout(resolve, 600))
+    await waitUntil(() => ambiguous(session.transcriptPath), 'the steer to be reported ambiguous')
     process.kill(pid as number, 'SIGCONT')
     call.release()
     const result = await running
@@ -115,7 +118,7 @@ describe('a Codex that fails', () => {
     const [pid] = appServers()
     process.kill(pid as number, 'SIGSTOP')
     const receipt = session.steer('STEER lost with Codex')
-    await new Promise<void>((resolve) => setTimeout(resolve, 600))
+    await waitUntil(() => ambiguous(session.transcriptPath), 'the steer to be reported ambiguous')
     process.kill(pid as number, 'SIGKILL')
     const result = await running
     expect(result.status).toBe('failed')

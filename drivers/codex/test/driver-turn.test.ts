@@ -1,6 +1,6 @@
+import { newInput, toolsOf } from '@harness-kernel/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type CodexHarness, callDirective, codexHarness, readLog } from './support/driver-harness.js'
-import { newInput, toolsOf } from './support/fake-responses.js'
 
 let current: CodexHarness | undefined
 afterEach(async () => {

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { claudeCodeDriver, claudeExecutable } from '@harness-kernel/driver-claude-code'
 import { createKernel, type SessionEvent, type SteerOutcome, type SteerReceipt, useDriver } from '@harness-kernel/kernel'
+import { startFakeAnthropic } from '@harness-kernel/testing'
 import { tools } from '@harness-kernel/tools'
-import { type ModelRequest, startFakeModel, trailingUserBlocks, userText } from './fake-model.js'
+import { exampleModel, type ModelRequest, modelRequest, trailingUserBlocks, userText } from './model-script.js'
 import { describeRequest, narrator } from './narrator.js'
 import { shellGuard } from './shell-guard.js'
 import { steerWhileParked } from './steer-while-parked.js'
@@ -33,9 +34,13 @@ mkdirSync(home)
 
 let turnNumber = 0
 const requests: { turn: number; request: ModelRequest }[] = []
-const model = await startFakeModel((request) => {
-  requests.push({ turn: turnNumber, request })
-  if (request.main) print(describeRequest(request))
+const model = await startFakeAnthropic({
+  script: exampleModel,
+  onRequest(recorded) {
+    const request = modelRequest(recorded)
+    requests.push({ turn: turnNumber, request })
+    if (request.main) print(describeRequest(request))
+  },
 })
 
 // Claude Code's environment: ours, with its endpoint, a dummy key and no traffic beyond the fake model. The driver puts

@@ -1,5 +1,5 @@
 import { definePlugin, type Plugin, type SessionEvent } from '@harness-kernel/kernel'
-import { type Block, type ModelRequest, trailingUserBlocks, userText } from './fake-model.js'
+import { type Block, type ModelRequest, trailingUserBlocks, userText } from './model-script.js'
 
 const clip = (text: string, max = 100) => {
   const line = text.trim().replaceAll('\n', ' ⏎ ')

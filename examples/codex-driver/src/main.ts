@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { codexDriver, codexExecutable } from '@harness-kernel/driver-codex'
 import { createKernel, type SessionEvent, type SteerOutcome, type SteerReceipt, useDriver } from '@harness-kernel/kernel'
+import { startFakeOpenAI } from '@harness-kernel/testing'
 import { tools } from '@harness-kernel/tools'
-import { isUserText, itemText, type ModelRequest, newInput, outputText, startFakeModel } from './fake-model.js'
+import { exampleModel, isUserText, itemText, type ModelRequest, modelRequest, newInputItems, outputText } from './model-script.js'
 import { describeRequest, narrator } from './narrator.js'
 import { shellGuard } from './shell-guard.js'
 import { steerWhileRunning } from './steer-while-running.js'
@@ -37,9 +38,13 @@ mkdirSync(home)
 
 let turnNumber = 0
 const requests: { turn: number; request: ModelRequest }[] = []
-const model = await startFakeModel((request) => {
-  requests.push({ turn: turnNumber, request })
-  print(describeRequest(request))
+const model = await startFakeOpenAI({
+  script: exampleModel,
+  onRequest(recorded) {
+    const request = modelRequest(recorded)
+    requests.push({ turn: turnNumber, request })
+    print(describeRequest(request))
+  },
 })
 
 let receipt: SteerReceipt | undefined
@@ -47,7 +52,9 @@ const kernel = createKernel(
   [
     // Codex's model provider is the fake server (written into the config.toml of the CODEX_HOME the driver makes for
     // the session, `codexHome: 'isolated'`, the default); its environment is ours with a HOME of its own and the key.
-    useDriver(codexDriver({ model: MODEL, provider: { baseUrl: model.url, envKey: KEY_VAR }, env: { HOME: home, [KEY_VAR]: 'dummy' } })),
+    useDriver(
+      codexDriver({ model: MODEL, provider: { baseUrl: model.baseURL, envKey: KEY_VAR }, env: { HOME: home, [KEY_VAR]: 'dummy' } }),
+    ),
     tools(),
     shellGuard(print),
     narrator(print),
@@ -61,7 +68,7 @@ const kernel = createKernel(
 
 print('harness-kernel × Codex: a steered turn inside the real Codex, offline')
 print(`Codex: ${codexExecutable()} app-server`)
-print(`fake Responses API: ${model.url} (the driver's provider.baseUrl; key in ${KEY_VAR})`)
+print(`fake Responses API: ${model.baseURL} (the driver's provider.baseUrl; key in ${KEY_VAR})`)
 print(`workspace: ${workspace}`)
 print(`Codex's HOME: ${home}`)
 
@@ -105,7 +112,7 @@ try {
   const inTurn = (turn: number) => requests.filter((entry) => entry.turn === turn).map((entry) => entry.request)
   const [ask, answer, ...more] = inTurn(1)
   const callId = ask?.reply.kind === 'function_call' ? ask.reply.callId : undefined
-  const folded = answer ? newInput(answer.input) : []
+  const folded = answer ? newInputItems(answer.input) : []
   const resultAt = folded.findIndex((item) => item.type === 'function_call_output' && item.call_id === callId)
   const steerAt = folded.findIndex((item) => isUserText(item) && itemText(item).includes(STEER))
   const turnStarts = log.filter((event) => event.type === 'turn/start')
@@ -117,7 +124,7 @@ try {
   const [deniedAsk, deniedAnswer] = inTurn(2)
   const deniedId = deniedAsk?.reply.kind === 'function_call' ? deniedAsk.reply.callId : undefined
   const denial = deniedAnswer
-    ? newInput(deniedAnswer.input).find((item) => item.type === 'function_call_output' && item.call_id === deniedId)
+    ? newInputItems(deniedAnswer.input).find((item) => item.type === 'function_call_output' && item.call_id === deniedId)
     : undefined
   const codexSaw = toolCalls.find((call) => call.id === deniedId)
 

@@ -1,5 +1,5 @@
 import { definePlugin, type Plugin, type SessionEvent } from '@harness-kernel/kernel'
-import { type InputItem, isUserText, itemText, type ModelRequest, newInput, outputText } from './fake-model.js'
+import { type InputItem, isUserText, itemText, type ModelRequest, newInputItems, outputText } from './model-script.js'
 
 const clip = (text: string, max = 100) => {
   const line = text.trim().replaceAll('\n', ' ⏎ ')
@@ -66,7 +66,7 @@ function describeItem(item: InputItem): string | undefined {
 
 /** One model request as the fake Responses API saw it: what it adds since the model last spoke, and what it answered. */
 export function describeRequest(request: ModelRequest): string {
-  const added = newInput(request.input).map(describeItem).filter(Boolean).join(' → ')
+  const added = newInputItems(request.input).map(describeItem).filter(Boolean).join(' → ')
   const reply =
     request.reply.kind === 'function_call'
       ? `function_call ${request.reply.name} ${JSON.stringify(request.reply.arguments)}`

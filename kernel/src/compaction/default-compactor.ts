@@ -2,6 +2,7 @@ import { type Message, textOf, userMessage } from '../messages.js'
 import type { ModelRequest } from '../model.js'
 import type { Compactor, SummarizeInput } from './compactor.js'
 import { COMPACTION_PROMPT } from './summary-prompt.js'
+import { messageChars, type TallyReading, tallyOf, usageOf } from './token-tally.js'
 
 export interface CompactorOptions {
   /** The model's context window, tokens. Default 200,000. */
@@ -105,24 +106,29 @@ function cutToTokens(text: string, tokens: number): string {
   return `${chars.slice(0, head).join('')}${marker(kept)}${tail === 0 ? '' : chars.slice(-tail).join('')}`
 }
 
-/** The request's size in tokens: the last response's recorded usage, plus everything after it by characters. */
+/**
+ * The request's size in tokens: the last response's recorded usage, plus everything after it by characters. For a
+ * session's own transcript (the native loop's check before each request) the count is kept as messages are added.
+ */
 export function estimateTokens(request: ModelRequest): number {
   const { messages } = request
+  const { lastUsage, chars } = tallyOf(messages)?.read() ?? countFromLastUsage(messages)
+  if (lastUsage === undefined)
+    return ((request.system?.length ?? 0) + toolSpecChars(request.tools)) / CHARS_PER_TOKEN + chars / CHARS_PER_TOKEN
+  const usage = usageOf(lastUsage) as { inputTokens?: number; outputTokens?: number }
+  return (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) + chars / CHARS_PER_TOKEN
+}
+
+function countFromLastUsage(messages: readonly Message[]): TallyReading {
   const last = messages.findLastIndex((message) => usageOf(message) !== undefined)
-  if (last < 0) return ((request.system?.length ?? 0) + toolSpecChars(request.tools)) / CHARS_PER_TOKEN + estimateMessagesTokens(messages)
-  const usage = usageOf(messages[last] as Message) as { inputTokens?: number; outputTokens?: number }
-  return (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) + estimateMessagesTokens(messages.slice(last + 1))
+  let chars = 0
+  for (let index = last + 1; index < messages.length; index++) chars += messageChars(messages[index] as Message)
+  return { lastUsage: last < 0 ? undefined : messages[last], chars }
 }
 
 function estimateMessagesTokens(messages: readonly Message[]): number {
   let chars = 0
-  for (const message of messages) {
-    for (const block of message.content) {
-      if (block.type === 'text') chars += block.text.length
-      else if (block.type === 'tool_result') chars += block.output.length
-      else chars += block.name.length + JSON.stringify(block.input ?? null).length
-    }
-  }
+  for (const message of messages) chars += messageChars(message)
   return chars / CHARS_PER_TOKEN
 }
 
@@ -136,5 +142,3 @@ function toolSpecChars(tools: ModelRequest['tools']): number {
   }
   return size
 }
-
-const usageOf = (message: Message) => (message.meta as { usage?: unknown } | undefined)?.usage

@@ -1,7 +1,7 @@
 import { runCompaction } from '../compaction/run-compaction.js'
 import type { Halt } from '../decisions.js'
 import { assistantMessage, type Message, toolCallsOf } from '../messages.js'
-import { callModel } from '../model-call.js'
+import { callModel, type ModelCallContext } from '../model-call.js'
 import type { SessionRuntime } from '../session-runtime.js'
 import type { StepPayload } from '../session-types.js'
 import { isInputItem } from '../steering/settle-claims.js'
@@ -144,24 +144,23 @@ async function compactIfDue(rt: SessionRuntime, base: StepPayload): Promise<Halt
 
 /** One model call: `model/request`, the provider (retries inside), the assistant message recorded. */
 async function sample(rt: SessionRuntime, host: TurnHost, base: StepPayload) {
-  const request = await rt.hooks.modelRequest.promise(
-    {
-      ...(rt.options.system === undefined ? {} : { system: rt.options.system }),
-      messages: [...rt.transcript.messages],
-      tools: rt.tools.specs(),
-    },
-    base,
-  )
-  const response = await callModel(rt.model, request, {
+  const { system } = rt.options
+  // A copy: what taps and the provider do to the request's list never reaches the transcript.
+  const messages = [...rt.transcript.messages]
+  const tools = rt.tools.specs()
+  const request = await rt.hooks.modelRequest.promise(system === undefined ? { messages, tools } : { system, messages, tools }, base)
+  const context: ModelCallContext = {
     signal: base.signal,
     sessionId: rt.session.id,
     turnId: base.turn.id,
     step: base.step,
     retry: rt.options.modelRetry,
     onRetry: (message) => rt.notice('warning', message, 'kernel'),
-    ...(host.wantsDeltas ? { onTextDelta: (text: string) => host.delta(base.step, text) } : {}),
-  })
-  const assistant = assistantMessage(response.content)
+  }
+  if (host.wantsDeltas) context.onTextDelta = (text: string) => host.delta(base.step, text)
+  const response = await callModel(rt.model, request, context)
+  // A copy of the provider's list: it lives as long as the session, and a list built with push() keeps spare room.
+  const assistant = assistantMessage(response.content.slice())
   // Token counts stay with the message they paid for (in `meta`, which no model sees).
   if (response.usage) assistant.meta = { usage: response.usage, ...(response.stopReason ? { stopReason: response.stopReason } : {}) }
   host.recordMessage(assistant)

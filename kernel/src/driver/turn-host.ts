@@ -56,7 +56,8 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
           settleClaims(rt, turn, claims, [], 'already recorded')
         },
       }
-      claimsOf.set(claimed, claims)
+      // Most boundaries claim nothing; a WeakMap entry per step would only be work for the collector.
+      if (claims.length > 0) claimsOf.set(claimed, claims)
       return claimed
     },
     async enter({ step: number, messages, claimed }) {
@@ -149,13 +150,17 @@ function entryOf(
     ...(decision.kind === 'enter' && decision.halt ? { halt: decision.halt } : {}),
     record(admissions?: readonly Admission[]) {
       once('recorded')
-      const outcome = new Map(admissions?.map((admission) => [admission.id, admission]))
-      const recorded = entered.filter((message) => {
-        const id = steeringItemIdOf(message)
-        return id === undefined || (outcome.get(id)?.state ?? 'recorded') === 'recorded'
-      })
+      // Without admissions (the native loop's every step) everything entered is recorded, with no reasons to keep.
+      const outcome = admissions?.length ? new Map(admissions.map((admission) => [admission.id, admission])) : undefined
+      const recorded =
+        outcome === undefined
+          ? entered
+          : entered.filter((message) => {
+              const id = steeringItemIdOf(message)
+              return id === undefined || (outcome.get(id)?.state ?? 'recorded') === 'recorded'
+            })
       const reasons = new Map<string, string>()
-      for (const admission of outcome.values()) if (admission.state === 'dropped') reasons.set(admission.id, admission.reason)
+      for (const admission of outcome?.values() ?? []) if (admission.state === 'dropped') reasons.set(admission.id, admission.reason)
       for (const message of injected) rt.recordMessage(turn.id, message)
       for (const message of recorded) rt.recordMessage(turn.id, message)
       for (const message of decision.context ?? []) rt.recordMessage(turn.id, message)

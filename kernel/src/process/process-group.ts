@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 
 /** Sends `signal` to every process in the group led by `pgid`; false when the group is already empty. */
@@ -83,4 +84,14 @@ export function parseProcStat(text: string): ProcStat {
   // field 3 (state), so field N is at index N - 3.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
   return { state: fields[0] ?? '', pgid: Number(fields[2]), startTicks: Number(fields[19]) }
+}
+
+/** Linux: when `pid` started, clock ticks since boot (`/proc/<pid>/stat` field 22); undefined elsewhere or once it is gone. */
+export function startTicksOf(pid: number): number | undefined {
+  try {
+    const ticks = parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8')).startTicks
+    return Number.isFinite(ticks) ? ticks : undefined
+  } catch {
+    return undefined
+  }
 }

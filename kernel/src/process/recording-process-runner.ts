@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs'
-import type { ProcessRunner, ProcessRunOptions, ProcessRunResult } from '../process-runner.js'
-import { parseProcStat } from './process-group.js'
+import type { ProcessRunner, ProcessRunOptions, ProcessRunResult, ProcessStart } from '../process-runner.js'
+import { startTicksOf } from './process-group.js'
 import type { ProcessLedger } from './process-ledger.js'
 
 /**
@@ -12,10 +11,12 @@ export function recordingProcessRunner(inner: ProcessRunner, ledger: ProcessLedg
   return {
     async run(options: ProcessRunOptions): Promise<ProcessRunResult> {
       let pgid: number | undefined
-      const onStart = (pid: number) => {
+      const onStart = (pid: number, start?: ProcessStart) => {
         pgid = pid
-        ledger.started({ pgid: pid, command: commandOf(options), startTicks: startTicksOf(pid) })
-        options.onStart?.(pid)
+        // A runner that read the start while the child surely ran says so (the launcher: by the time its word arrives
+        // here, a quick child may be gone).
+        ledger.started({ pgid: pid, command: commandOf(options), startTicks: start?.startTicks ?? startTicksOf(pid) })
+        options.onStart?.(pid, start)
       }
       try {
         return await inner.run({ ...options, onStart })
@@ -27,13 +28,3 @@ export function recordingProcessRunner(inner: ProcessRunner, ledger: ProcessLedg
 }
 
 const commandOf = (options: ProcessRunOptions) => [options.command, ...(options.args ?? [])].join(' ')
-
-/** Linux: field 22 of `/proc/<pid>/stat`; undefined elsewhere or when the child is already gone. */
-function startTicksOf(pid: number): number | undefined {
-  try {
-    const ticks = parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8')).startTicks
-    return Number.isFinite(ticks) ? ticks : undefined
-  } catch {
-    return undefined
-  }
-}

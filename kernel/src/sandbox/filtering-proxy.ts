@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,10 +27,12 @@ export interface FilteringProxy {
  * folder: a sandbox without a network of its own reaches it only through the socket bound into its view.
  */
 export async function startFilteringProxy(options: FilteringProxyOptions): Promise<FilteringProxy> {
+  // node:http (a dozen built-in modules) loads with the first proxy, not with every kernel.
+  const { createServer, request } = await import('node:http')
   const dir = mkdtempSync(join(tmpdir(), 'harness-proxy-'))
   const socketPath = join(dir, 'proxy.sock')
   const sockets = new Set<Socket>()
-  const server = createServer((request, response) => forward(request, response, options))
+  const server = createServer((incoming, response) => forward(incoming, response, options, request))
   server.on('connect', (request: IncomingMessage, client: Socket, head: Buffer) => tunnel(request, client, head, options))
   server.on('connection', (socket: Socket) => {
     sockets.add(socket)
@@ -54,7 +56,12 @@ export async function startFilteringProxy(options: FilteringProxyOptions): Promi
   }
 }
 
-function forward(request: IncomingMessage, response: ServerResponse, options: FilteringProxyOptions): void {
+function forward(
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: FilteringProxyOptions,
+  httpRequest: typeof import('node:http').request,
+): void {
   let target: URL
   try {
     target = new URL(request.url ?? '')

@@ -203,6 +203,9 @@ class JsonlSessionLog implements SessionLog {
   #fd: number | undefined
   #seq: number
   readonly #clock: Clock
+  /** The last event's time, as read and as written: a step appends several events within one millisecond. */
+  #atMs = Number.NaN
+  #at = ''
 
   constructor(fd: number, path: string, seq: number, clock: Clock) {
     this.#fd = fd
@@ -213,7 +216,7 @@ class JsonlSessionLog implements SessionLog {
 
   append(body: SessionEventBody): SessionEvent {
     if (this.#fd === undefined) throw new KernelError(`session log ${this.path} is closed`)
-    const event = { v: 1, seq: this.#seq + 1, at: new Date(this.#clock.now()).toISOString(), ...body } as SessionEvent
+    const event = { v: 1, seq: this.#seq + 1, at: this.#timestamp(), ...body } as SessionEvent
     writeSync(this.#fd, `${JSON.stringify(event)}\n`)
     this.#seq = event.seq
     return event
@@ -221,6 +224,16 @@ class JsonlSessionLog implements SessionLog {
 
   sync(): void {
     if (this.#fd !== undefined) fsyncSync(this.#fd)
+  }
+
+  /** `toISOString()` costs about as much as the rest of building an event; it is redone only when the clock moved. */
+  #timestamp(): string {
+    const ms = this.#clock.now()
+    if (ms !== this.#atMs) {
+      this.#at = new Date(ms).toISOString()
+      this.#atMs = ms
+    }
+    return this.#at
   }
 
   close(): void {

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
-import type { SandboxPolicy } from '../../src/guardrails/types.js'
-import { ExecProcessRunner } from '../../src/process/exec-process-runner.js'
-import type { ProcessRunResult } from '../../src/process-runner.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Sandbox, SandboxPolicy } from '../../src/guardrails/types.js'
+import type { ProcessRunner, ProcessRunResult } from '../../src/process-runner.js'
 import { bwrapSandbox } from '../../src/sandbox/bwrap-sandbox.js'
+import { launcherFallbacks, processRunners, testLauncher } from '../support/process-runners.js'
 
 type WorkspaceWrite = Extract<SandboxPolicy, { type: 'workspaceWrite' }>
 
@@ -16,27 +16,43 @@ function workspaceWrite(fields: Partial<WorkspaceWrite> = {}): WorkspaceWrite {
 }
 
 // The workspace lives under os.tmpdir(); what must stay out of reach lives under /var/tmp, outside /tmp (writable
-// under workspaceWrite) and outside the workspace. Each test writes to its own names there.
-const base = realpathSync(mkdtempSync(join(tmpdir(), 'hk-sandbox-')))
-const outside = realpathSync(mkdtempSync('/var/tmp/hk-sandbox-outside-'))
-const extraRoot = realpathSync(mkdtempSync('/var/tmp/hk-sandbox-extra-'))
-const envTmp = realpathSync(mkdtempSync('/var/tmp/hk-sandbox-tmpdir-'))
-const slashTmp = realpathSync(mkdtempSync('/tmp/hk-sandbox-slash-tmp-'))
+// under workspaceWrite) and outside the workspace. Each test writes to its own names there. The block runs once per
+// runner (`inner`), each time on folders of its own (`fixture()`).
+let base: string
+let outside: string
+let extraRoot: string
+let envTmp: string
+let slashTmp: string
+let cwd: string
+let outsideAtStart: string[]
+let sandbox: Sandbox
+const made: string[] = []
 afterAll(() => {
-  for (const dir of [base, outside, extraRoot, envTmp, slashTmp]) rmSync(dir, { recursive: true, force: true })
+  for (const dir of made) rmSync(dir, { recursive: true, force: true })
+  testLauncher.close()
+  expect(launcherFallbacks).toEqual([])
 })
 
-const cwd = join(base, 'project')
-mkdirSync(join(cwd, '.git'), { recursive: true })
-writeFileSync(join(cwd, '.git', 'config'), '[core]\n')
-mkdirSync(join(cwd, '.agents'))
-writeFileSync(join(cwd, '.aws'), 'credentials')
-writeFileSync(join(cwd, 'readme.txt'), 'inside\n')
-writeFileSync(join(outside, 'secret.txt'), 'outside\n')
-const outsideAtStart = readdirSync(outside)
+function fixture(): void {
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'hk-sandbox-')))
+  outside = realpathSync(mkdtempSync('/var/tmp/hk-sandbox-outside-'))
+  extraRoot = realpathSync(mkdtempSync('/var/tmp/hk-sandbox-extra-'))
+  envTmp = realpathSync(mkdtempSync('/var/tmp/hk-sandbox-tmpdir-'))
+  slashTmp = realpathSync(mkdtempSync('/tmp/hk-sandbox-slash-tmp-'))
+  made.push(base, outside, extraRoot, envTmp, slashTmp)
+  cwd = join(base, 'project')
+  mkdirSync(join(cwd, '.git'), { recursive: true })
+  writeFileSync(join(cwd, '.git', 'config'), '[core]\n')
+  mkdirSync(join(cwd, '.agents'))
+  writeFileSync(join(cwd, '.aws'), 'credentials')
+  writeFileSync(join(cwd, 'readme.txt'), 'inside\n')
+  writeFileSync(join(outside, 'secret.txt'), 'outside\n')
+  outsideAtStart = readdirSync(outside)
+  sandbox = bwrapSandbox({ env: { PATH: process.env.PATH, TMPDIR: envTmp } })
+}
 
-const sandbox = bwrapSandbox({ env: { PATH: process.env.PATH, TMPDIR: envTmp } })
-const inner = new ExecProcessRunner()
+const runners = processRunners()
+let inner: ProcessRunner = runners[0]!.runner
 
 function bash(policy: SandboxPolicy, command: string, options: { cwd?: string } = {}): Promise<ProcessRunResult> {
   const runCwd = options.cwd ?? cwd
@@ -57,7 +73,12 @@ function expectRefused(result: ProcessRunResult, ...paths: string[]): void {
   for (const path of paths) expect(existsSync(path)).toBe(false)
 }
 
-describe.skipIf(process.platform !== 'linux')('bwrapSandbox runs processes under the policy', () => {
+describe.skipIf(process.platform !== 'linux').each(runners)('$name: bwrapSandbox runs processes under the policy', ({ runner }) => {
+  beforeAll(() => {
+    inner = runner
+    fixture()
+  })
+
   it('can sandbox here', () => {
     expect(sandbox.unavailable()).toBeUndefined()
   })

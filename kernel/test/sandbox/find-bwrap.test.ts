@@ -3,11 +3,12 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { SandboxPolicy } from '../../src/guardrails/types.js'
-import { ExecProcessRunner } from '../../src/process/exec-process-runner.js'
+import type { ProcessRunner } from '../../src/process-runner.js'
 import { bwrapSandbox } from '../../src/sandbox/bwrap-sandbox.js'
 import { codexBwrap, findBwrap } from '../../src/sandbox/find-bwrap.js'
+import { launcherFallbacks, processRunners, testLauncher } from '../support/process-runners.js'
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'hk-sandbox-find-')))
 afterAll(() => rmSync(base, { recursive: true, force: true }))
@@ -19,7 +20,13 @@ const workspaceWrite: SandboxPolicy = {
   excludeSlashTmp: false,
   excludeTmpdirEnvVar: false,
 }
-const inner = new ExecProcessRunner()
+// The sandbox wraps either runner: each block runs with both (`inner` is the block's).
+const runners = processRunners()
+let inner: ProcessRunner = runners[0]!.runner
+afterAll(() => {
+  testLauncher.close()
+  expect(launcherFallbacks).toEqual([])
+})
 
 /** An executable script at `dir/name`. */
 function script(dir: string, name: string, body: string): string {
@@ -53,7 +60,11 @@ describe('findBwrap', () => {
   })
 })
 
-describe('bwrapSandbox where it cannot sandbox', () => {
+describe.each(runners)('$name: bwrapSandbox where it cannot sandbox', ({ runner }) => {
+  beforeAll(() => {
+    inner = runner
+  })
+
   const platform = process.platform
   // Restores what the non-Linux case overrides.
   afterEach(() => Object.defineProperty(process, 'platform', { value: platform }))
@@ -88,12 +99,10 @@ describe('bwrapSandbox where it cannot sandbox', () => {
   })
 
   it('quotes what a bubblewrap that fails its probe said, and probes only once', async () => {
-    const calls = join(base, 'probe-calls')
-    const bwrap = script(
-      join(base, 'failing'),
-      'bwrap',
-      `echo called >> '${calls}'\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1`,
-    )
+    // Its own folder: the block runs once per runner.
+    const failing = mkdtempSync(join(base, 'failing-bwrap-'))
+    const calls = join(failing, 'probe-calls')
+    const bwrap = script(failing, 'bwrap', `echo called >> '${calls}'\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1`)
     const sandbox = bwrapSandbox({ bwrap })
     expect(sandbox.unavailable()).toContain(
       `the bubblewrap ${bwrap} (from the bwrap option) failed a probe run (exited with 1: bwrap: No permissions to create new namespace);`,

@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SandboxConfinement, SandboxPolicy } from '../../src/guardrails/types.js'
-import { ExecProcessRunner } from '../../src/process/exec-process-runner.js'
-import type { ProcessRunResult } from '../../src/process-runner.js'
+import type { ProcessRunner, ProcessRunResult } from '../../src/process-runner.js'
 import { bwrapSandbox } from '../../src/sandbox/bwrap-sandbox.js'
 import { type FilteringProxy, NETWORK_BLOCKED, startFilteringProxy } from '../../src/sandbox/filtering-proxy.js'
+import { launcherFallbacks, processRunners, testLauncher } from '../support/process-runners.js'
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'hk-confine-')))
 const outside = realpathSync(mkdtempSync('/var/tmp/hk-confine-outside-'))
@@ -41,12 +41,22 @@ const confine = (fields: Partial<SandboxConfinement> = {}): SandboxConfinement =
 })
 
 const sandbox = bwrapSandbox({ env: { PATH: process.env.PATH } })
-const inner = new ExecProcessRunner()
+// The sandbox wraps either runner: each block runs with both (`inner` is the block's).
+const runners = processRunners()
+let inner: ProcessRunner = runners[0]!.runner
+afterAll(() => {
+  testLauncher.close()
+  expect(launcherFallbacks).toEqual([])
+})
 function bash(policy: SandboxPolicy, confinement: SandboxConfinement, command: string): Promise<ProcessRunResult> {
   return sandbox.runner({ policy, cwd, inner, confinement }).run({ command, shell: '/bin/bash', cwd })
 }
 
-describe.skipIf(process.platform !== 'linux')('a confinement on top of the policy', () => {
+describe.skipIf(process.platform !== 'linux').each(runners)('$name: a confinement on top of the policy', ({ runner }) => {
+  beforeAll(() => {
+    inner = runner
+  })
+
   it('under full access, a confined command still runs sandboxed: it writes only under the confinement’s roots', async () => {
     const result = await bash(danger, confine(), `touch made-in && touch ${outside}/escaped`)
     expect(existsSync(join(cwd, 'made-in'))).toBe(true)

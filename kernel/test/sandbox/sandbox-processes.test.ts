@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SandboxPolicy } from '../../src/guardrails/types.js'
-import { ExecProcessRunner } from '../../src/process/exec-process-runner.js'
-import type { ProcessRunOptions, ProcessRunResult } from '../../src/process-runner.js'
+import type { ProcessRunner, ProcessRunOptions, ProcessRunResult } from '../../src/process-runner.js'
 import { bwrapSandbox } from '../../src/sandbox/bwrap-sandbox.js'
 import { processesNamed } from '../support/marked-processes.js'
+import { launcherFallbacks, processRunners, testLauncher } from '../support/process-runners.js'
+import { waitUntil } from '../support/waits.js'
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'hk-sandbox-processes-')))
 afterAll(() => rmSync(base, { recursive: true, force: true }))
@@ -22,7 +23,13 @@ const workspaceWrite: SandboxPolicy = {
   excludeTmpdirEnvVar: false,
 }
 const sandbox = bwrapSandbox()
-const inner = new ExecProcessRunner()
+// The sandbox wraps either runner: each block runs with both (`inner` is the block's).
+const runners = processRunners()
+let inner: ProcessRunner = runners[0]!.runner
+afterAll(() => {
+  testLauncher.close()
+  expect(launcherFallbacks).toEqual([])
+})
 
 function run(policy: SandboxPolicy, cwd: string, options: Omit<ProcessRunOptions, 'cwd'>): Promise<ProcessRunResult> {
   return sandbox.runner({ policy, cwd, inner }).run({ shell: '/bin/bash', cwd, ...options })
@@ -38,10 +45,6 @@ async function untilRunning(marker: string, count: number, done: Promise<unknown
   }
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10))
-}
-
 const marker = () => `hk-sandbox-${process.pid}-${randomUUID().slice(0, 8)}`
 
 /**
@@ -52,7 +55,11 @@ const backgroundChild = (name: string) =>
   `setsid bash -c 'exec -a ${name} bash -c "touch started; until [ -e go ]; do sleep 0.02; done; touch late"' > /dev/null 2>&1 < /dev/null &
   until [ -e started ]; do sleep 0.01; done`
 
-describe.skipIf(process.platform !== 'linux')('processes started in the sandbox', () => {
+describe.skipIf(process.platform !== 'linux').each(runners)('$name: processes started in the sandbox', ({ runner }) => {
+  beforeAll(() => {
+    inner = runner
+  })
+
   it('end with the command, a double-forked background child included', async () => {
     const cwd = mkdtempSync(join(base, 'setsid-'))
     const name = marker()
@@ -71,8 +78,8 @@ describe.skipIf(process.platform !== 'linux')('processes started in the sandbox'
     await run({ type: 'dangerFullAccess' }, cwd, { command: backgroundChild(name) })
     expect(processesNamed(name)).toHaveLength(1)
     writeFileSync(join(cwd, 'go'), '')
-    await until(() => existsSync(join(cwd, 'late')))
-    await until(() => processesNamed(name).length === 0)
+    await waitUntil(() => existsSync(join(cwd, 'late')), 'the child to write late')
+    await waitUntil(() => processesNamed(name).length === 0, 'the child to exit')
   })
 
   const holdingCommand = (name: string) =>
@@ -128,7 +135,11 @@ describe.skipIf(process.platform !== 'linux')('processes started in the sandbox'
   })
 })
 
-describe.skipIf(process.platform !== 'linux')('the network in the sandbox', () => {
+describe.skipIf(process.platform !== 'linux').each(runners)('$name: the network in the sandbox', ({ runner }) => {
+  beforeAll(() => {
+    inner = runner
+  })
+
   let server: Server
   let port: number
   let connections = 0

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { extname, resolve } from 'node:path'
 import { errorMessage } from '@harness-kernel/kernel'
-import { parse as parseYaml } from 'yaml'
 import { parseScript } from './parse-script.js'
 import { ScriptError } from './script-error.js'
 import type { ScriptStep } from './script-step.js'
@@ -26,6 +26,15 @@ export function loadScript(path: string): ScriptStep[] {
     throw new ScriptError(`${path}: invalid ${format === 'json' ? 'JSON' : 'YAML'}: ${errorMessage(error)}`, { cause: error })
   }
   return parseScript(data, path)
+}
+
+/**
+ * The YAML parser (~70 CommonJS modules) is required on the first YAML script, not when the package loads: a JSON
+ * script, or a run on another model, never pays for it. Required, not imported, so `loadScript` stays synchronous.
+ */
+function parseYaml(text: string): unknown {
+  const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml')
+  return yaml.parse(text)
 }
 
 function formatOf(path: string): 'json' | 'yaml' {

@@ -76,8 +76,13 @@ const events = (session: Session) =>
 const links = (session: Session) =>
   events(session).filter((event): event is SessionEvent & { type: 'subagent/start' } => event.type === 'subagent/start')
 
+/** Polls `condition` until it holds; fails after 10 s, a bound for a stuck test, never a measure of speed. */
 async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5))
+  const deadline = Date.now() + 10_000
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${condition}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
 }
 
 const foreground = (prompt: string, extra: Record<string, unknown> = {}) => ({

@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ProcessRunResult } from '@harness-kernel/kernel'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatShellResult, shellTool } from '../src/index.js'
-import { callTool, tempDir, toolContext } from './helpers.js'
+import { callTool, tempDir, toolContext, waitUntil } from './helpers.js'
 
 const dir = tempDir()
 afterAll(() => dir.remove())
@@ -34,9 +34,14 @@ describe('shell tool', () => {
 
   it('streams stdout and stderr to context.output as they arrive, before it returns', async () => {
     const streamed: string[] = []
-    const output = (stream: string, text: string) => streamed.push(`${stream}:${text}`)
-    // A character split across two writes arrives whole.
-    const command = "printf 'one\\n'; sleep 0.2; printf 'two\\n' >&2; sleep 0.2; printf '\\xc3'; sleep 0.2; printf '\\xa9\\n'"
+    // Each piece is written once the one before has been streamed (acknowledged by a file).
+    const output = (stream: string, text: string) => {
+      streamed.push(`${stream}:${text}`)
+      writeFileSync(join(dir.path, `streamed-${streamed.length}`), '')
+    }
+    const after = (count: number) => `until [ -e streamed-${count} ]; do sleep 0.01; done`
+    // A character split across two writes arrives whole (the pause only makes the split likely: merged, it is whole too).
+    const command = `printf 'one\\n'; ${after(1)}; printf 'two\\n' >&2; ${after(2)}; printf '\\xc3'; sleep 0.1; printf '\\xa9\\n'`
     const result = await callTool(shell, { command }, { ...context, output })
     expect(streamed).toEqual(['stdout:one\n', 'stderr:two\n', 'stdout:é\n'])
     expect(result.details).toMatchObject({ stdout: 'one\né\n', stderr: 'two\n', exitCode: 0 })
@@ -52,10 +57,9 @@ describe('shell tool', () => {
   })
 
   it('times out with timeout_ms and kills the command', async () => {
-    const started = Date.now()
-    const result = await callTool(shell, { command: 'echo started; sleep 30', timeout_ms: 300 }, context)
-    expect(Date.now() - started).toBeLessThan(10_000)
-    expect(result).toMatchObject({ output: 'started\n[timed out after 300 ms]', isError: true })
+    // Long enough for `started` to come out first on a loaded machine; `sleep 1000` cannot finish before it.
+    const result = await callTool(shell, { command: 'echo started; sleep 1000', timeout_ms: 2000 }, context)
+    expect(result).toMatchObject({ output: 'started\n[timed out after 2000 ms]', isError: true })
   })
 
   it('uses the configured default timeout', async () => {
@@ -75,8 +79,9 @@ describe('shell tool', () => {
 
   it('stops when the tool call is aborted', async () => {
     const controller = new AbortController()
-    const running = callTool(shell, { command: 'sleep 30' }, toolContext(dir.path, controller.signal))
-    setTimeout(() => controller.abort(), 200)
+    const running = callTool(shell, { command: 'touch abort-started; sleep 1000' }, toolContext(dir.path, controller.signal))
+    await waitUntil(() => existsSync(join(dir.path, 'abort-started')), 'the command to start')
+    controller.abort()
     expect(await running).toMatchObject({ output: '[aborted]', isError: true })
   })
 

@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { claudeCodeHooks, STOP_PREAMBLE } from '@harness-kernel/claude-code'
 import { contextMessage, createKernel, definePlugin, type Kernel, type KernelOptions, type Plugin } from '@harness-kernel/kernel'
+import { apiError, type FakeAnthropic, sse, startFakeAnthropic } from '@harness-kernel/testing'
 import { tools } from '@harness-kernel/tools'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { anthropicModel } from '../src/index.js'
-import { cutStream, FakeAnthropic, holdStream, jsonError, stream } from './fake-anthropic.js'
 import { message, text, toolUse } from './sse.js'
 
 let server: FakeAnthropic
 let kernel: Kernel | undefined
 beforeEach(async () => {
-  server = await FakeAnthropic.start()
+  server = await startFakeAnthropic({ strict: true })
 })
 afterEach(async () => {
   await kernel?.dispose()
@@ -52,8 +52,8 @@ function setup(plugins: Plugin[] = [], options: KernelOptions = {}): Setup {
 describe('a kernel turn through the Anthropic provider', () => {
   it('runs model → tool → model with one request per step, mapping the transcript exactly', async () => {
     server.reply(
-      stream(message([text('Let me look.'), toolUse('toolu_01', 'shell', { command: 'echo hi' })])),
-      stream(message([text('It says hi.')])),
+      sse(message([text('Let me look.'), toolUse('toolu_01', 'shell', { command: 'echo hi' })])),
+      sse(message([text('It says hi.')])),
     )
     const { kernel } = setup([], { system: 'You are a coding agent.' })
     const session = await kernel.startSession()
@@ -79,8 +79,8 @@ describe('a kernel turn through the Anthropic provider', () => {
 
   it('runs parallel tool calls and returns both results in one user message', async () => {
     server.reply(
-      stream(message([toolUse('toolu_a', 'shell', { command: 'echo one' }), toolUse('toolu_b', 'shell', { command: 'echo two' })])),
-      stream(message([text('one and two')])),
+      sse(message([toolUse('toolu_a', 'shell', { command: 'echo one' }), toolUse('toolu_b', 'shell', { command: 'echo two' })])),
+      sse(message([text('one and two')])),
     )
     const { kernel } = setup()
     const session = await kernel.startSession()
@@ -96,7 +96,7 @@ describe('a kernel turn through the Anthropic provider', () => {
   })
 
   it('sends injected plugin context as a <system-reminder> before the prompt', async () => {
-    server.reply(stream(message([text('ok')])))
+    server.reply(sse(message([text('ok')])))
     const { kernel } = setup()
     const session = await kernel.startSession()
     session.inject(contextMessage('ide', 'open file: src/a.ts'))
@@ -113,7 +113,7 @@ describe('a kernel turn through the Anthropic provider', () => {
   })
 
   it('429 with retry-after: 1: the kernel retries the same step once, waiting for it; two requests, turn completed', async () => {
-    server.reply(jsonError(429, 'rate_limit_error', 'Rate limited', { 'retry-after': '1' }), stream(message([text('finally')])))
+    server.reply(apiError(429, 'Rate limited', { type: 'rate_limit_error', retryAfter: 1 }), sse(message([text('finally')])))
     const { kernel, notices } = setup()
     const session = await kernel.startSession()
     const result = await session.run('hi')
@@ -126,7 +126,7 @@ describe('a kernel turn through the Anthropic provider', () => {
   })
 
   it('a stream cut mid-way is retried by the kernel: two requests, the second answer recorded', async () => {
-    server.reply(cutStream(message([text('a first answer that gets cut')]), 4), stream(message([text('the whole answer')])))
+    server.reply(sse(message([text('a first answer that gets cut')]), { cutAfter: 4 }), sse(message([text('the whole answer')])))
     const { kernel } = setup()
     const session = await kernel.startSession()
     const result = await session.run('hi')
@@ -136,7 +136,7 @@ describe('a kernel turn through the Anthropic provider', () => {
   })
 
   it('a non-retryable error fails the turn with the API’s message after one request', async () => {
-    server.reply(jsonError(401, 'authentication_error', 'invalid x-api-key'))
+    server.reply(apiError(401, 'invalid x-api-key', { type: 'authentication_error' }))
     const { kernel } = setup()
     const session = await kernel.startSession()
     const result = await session.run('hi')
@@ -150,7 +150,11 @@ describe('a kernel turn through the Anthropic provider', () => {
   it('interrupt while the server holds the stream: the connection closes and the turn ends interrupted', async () => {
     const { kernel } = setup()
     const session = await kernel.startSession()
-    server.reply(holdStream(message([text('a long answer')]).slice(0, 4), () => session.interrupt('stop now')))
+    server.reply(sse(message([text('a long answer')]).slice(0, 4), { hold: true }))
+    void server
+      .waitForRequest(0)
+      .then((request) => request.held)
+      .then(() => session.interrupt('stop now'))
     const result = await session.run('hi')
     expect(result).toMatchObject({ status: 'interrupted', reason: 'stop now' })
     await server.requests[0]!.closed
@@ -180,9 +184,9 @@ describe('a full kernel turn with Claude Code hooks', () => {
     const configDir = join(dir, 'config')
     const hooks = claudeCodeHooks({ configDir, managedSettingsPath: false, settings: [settings], envFileDir: join(dir, 'env') })
     server.reply(
-      stream(message([toolUse('toolu_01', 'shell', { command: 'echo hi' })])),
-      stream(message([text('done')])),
-      stream(message([text('done, really')])),
+      sse(message([toolUse('toolu_01', 'shell', { command: 'echo hi' })])),
+      sse(message([text('done')])),
+      sse(message([text('done, really')])),
     )
     const { kernel } = setup([hooks])
     const session = await kernel.startSession()

@@ -4,14 +4,14 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ModelCallOptions, ModelError, type ModelRequest, userMessage } from '@harness-kernel/kernel'
+import { apiError, type FakeAnthropic, plain, sse, startFakeAnthropic } from '@harness-kernel/testing'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AnthropicProvider } from '../src/index.js'
-import { cutStream, FakeAnthropic, holdStream, jsonError, plain, stream } from './fake-anthropic.js'
 import { frame, message, messageStart, text } from './sse.js'
 
 let server: FakeAnthropic
 beforeEach(async () => {
-  server = await FakeAnthropic.start()
+  server = await startFakeAnthropic({ strict: true })
 })
 afterEach(async () => {
   await server.close()
@@ -44,7 +44,7 @@ describe('API errors read as a person would want', () => {
     [400, 'invalid_request_error', 'prompt is too long: 210000 tokens > 200000 maximum', undefined],
     [413, 'request_too_large', 'Request exceeds the maximum allowed number of bytes.', undefined],
   ])('%i %s is not retryable', async (status, type, apiMessage, expected) => {
-    server.reply(jsonError(status, type, apiMessage))
+    server.reply(apiError(status, apiMessage, { type }))
     const error = await failure(provider().generate(request, call()))
     expect(error).toMatchObject({
       message: expected ?? `Anthropic API error ${status} (${type}): ${apiMessage}`,
@@ -60,7 +60,7 @@ describe('API errors read as a person would want', () => {
     [529, 'overloaded_error', 'Overloaded'],
     [408, 'timeout_error', 'Request timed out'],
   ])('%i %s is retryable, and sent once (no SDK retry)', async (status, type, apiMessage) => {
-    server.reply(jsonError(status, type, apiMessage))
+    server.reply(apiError(status, apiMessage, { type }))
     const error = await failure(provider().generate(request, call()))
     expect(error).toMatchObject({ message: `Anthropic API error ${status} (${type}): ${apiMessage}`, retryable: true, status })
     expect(server.requests).toHaveLength(1)
@@ -68,8 +68,8 @@ describe('API errors read as a person would want', () => {
 
   it('429 with retry-after: 1 is retryable after 1000 ms; retry-after-ms wins when both are sent', async () => {
     server.reply(
-      jsonError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', { 'retry-after': '1' }),
-      jsonError(429, 'rate_limit_error', 'slow down', { 'retry-after': '3', 'retry-after-ms': '1500' }),
+      apiError(429, 'Number of request tokens has exceeded your per-minute rate limit', { type: 'rate_limit_error', retryAfter: 1 }),
+      apiError(429, 'slow down', { type: 'rate_limit_error', retryAfter: 3, retryAfterMs: 1500 }),
     )
     expect(await failure(provider().generate(request, call()))).toMatchObject({
       message: 'Anthropic API error 429 (rate_limit_error): Number of request tokens has exceeded your per-minute rate limit',
@@ -83,8 +83,8 @@ describe('API errors read as a person would want', () => {
 
   it('x-should-retry from the server decides', async () => {
     server.reply(
-      jsonError(500, 'api_error', 'do not retry this', { 'x-should-retry': 'false' }),
-      jsonError(400, 'invalid_request_error', 'try again', { 'x-should-retry': 'true' }),
+      apiError(500, 'do not retry this', { type: 'api_error', headers: { 'x-should-retry': 'false' } }),
+      apiError(400, 'try again', { type: 'invalid_request_error', headers: { 'x-should-retry': 'true' } }),
     )
     expect(await failure(provider().generate(request, call()))).toMatchObject({ retryable: false, status: 500 })
     expect(await failure(provider().generate(request, call()))).toMatchObject({ retryable: true, status: 400 })
@@ -112,9 +112,10 @@ describe('API errors read as a person would want', () => {
   })
 
   it('no response within timeoutMs: retryable, naming the URL and the wait', async () => {
-    server.reply(() => {})
-    expect(await failure(provider({ timeoutMs: 100 }).generate(request, call()))).toMatchObject({
-      message: `the Anthropic API at ${server.baseURL} did not start a response within 100 ms`,
+    server.reply({ kind: 'no-answer' })
+    // The clock runs from the call, so the wait must outlast a loaded machine's delay in getting the request across.
+    expect(await failure(provider({ timeoutMs: 2000 }).generate(request, call()))).toMatchObject({
+      message: `the Anthropic API at ${server.baseURL} did not start a response within 2000 ms`,
       retryable: true,
     })
     expect(server.requests).toHaveLength(1)
@@ -144,7 +145,7 @@ describe('stream failures', () => {
   const overloaded = `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })}\n\n`
 
   it('an `event: error` frame mid-stream (overloaded) is retryable', async () => {
-    server.reply(stream([...message([text('partial answer')]).slice(0, 4), overloaded]))
+    server.reply(sse([...message([text('partial answer')]).slice(0, 4), overloaded]))
     expect(await failure(provider().generate(request, call()))).toMatchObject({
       message: 'Anthropic API error in the stream (overloaded_error): Overloaded',
       retryable: true,
@@ -154,7 +155,7 @@ describe('stream failures', () => {
 
   it('an `event: error` frame with invalid_request_error is not retryable', async () => {
     const invalid = frame('error', { error: { type: 'invalid_request_error', message: 'bad block' } })
-    server.reply(stream([messageStart(), invalid]))
+    server.reply(sse([messageStart(), invalid]))
     expect(await failure(provider().generate(request, call()))).toMatchObject({
       message: 'Anthropic API error in the stream (invalid_request_error): bad block',
       retryable: false,
@@ -162,7 +163,7 @@ describe('stream failures', () => {
   })
 
   it('a connection cut mid-stream is retryable', async () => {
-    server.reply(cutStream(message([text('a long answer that never ends')]), 4))
+    server.reply(sse(message([text('a long answer that never ends')]), { cutAfter: 4 }))
     const deltas: string[] = []
     const error = await failure(provider().generate(request, { ...call(), onTextDelta: (delta) => deltas.push(delta) }))
     expect(error).toMatchObject({ message: 'the stream was cut off before the message completed (connection closed)', retryable: true })
@@ -170,7 +171,7 @@ describe('stream failures', () => {
   })
 
   it('a response that ends before message_stop is retryable', async () => {
-    server.reply(stream(message([text('half')]).slice(0, 5)))
+    server.reply(sse(message([text('half')]).slice(0, 5)))
     expect(await failure(provider().generate(request, call()))).toMatchObject({
       message: 'the stream ended before the message completed',
       retryable: true,
@@ -180,7 +181,7 @@ describe('stream failures', () => {
 
 describe('a stalled stream', () => {
   it('no event for streamIdleTimeoutMs: a retryable error, and the connection is closed', async () => {
-    server.reply(holdStream(message([text('and then nothing')]).slice(0, 3)))
+    server.reply(sse(message([text('and then nothing')]).slice(0, 3), { hold: true }))
     expect(await failure(provider({ streamIdleTimeoutMs: 100 }).generate(request, call()))).toMatchObject({
       message: 'the stream stalled: no data from the Anthropic API for 100 ms',
       retryable: true,
@@ -193,7 +194,11 @@ describe('abort', () => {
   it('mid-stream: rejects with the signal’s reason (not a ModelError) and the server sees the connection close', async () => {
     const controller = new AbortController()
     const reason = new Error('stop now')
-    server.reply(holdStream(message([text('thinking about it')]).slice(0, 4), () => controller.abort(reason)))
+    server.reply(sse(message([text('thinking about it')]).slice(0, 4), { hold: true }))
+    void server
+      .waitForRequest(0)
+      .then((request) => request.held)
+      .then(() => controller.abort(reason))
     const result = await provider()
       .generate(request, call(controller.signal))
       .catch((error: unknown) => error)

@@ -1,12 +1,12 @@
 import { assistantMessage, type Message, type ModelCallOptions, userMessage } from '@harness-kernel/kernel'
+import { type FakeAnthropic, sse, startFakeAnthropic } from '@harness-kernel/testing'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AnthropicProvider, anthropicModel, createAnthropicProvider } from '../src/index.js'
-import { FakeAnthropic, stream } from './fake-anthropic.js'
 import { frame, message, messageEnd, messageStart, text, toolUse } from './sse.js'
 
 let server: FakeAnthropic
 beforeEach(async () => {
-  server = await FakeAnthropic.start()
+  server = await startFakeAnthropic({ strict: true })
 })
 afterEach(async () => {
   await server.close()
@@ -30,7 +30,7 @@ const toolResult = (callId: string, output: string): Message => ({
 
 describe('the provider over a real local Messages API', () => {
   it('streams text: deltas as they come, the assembled text, stop reason and usage; one POST /v1/messages', async () => {
-    server.reply(stream(message([text('Hello there!')], { inputTokens: 25, cacheReadTokens: 100, outputTokens: 7 })))
+    server.reply(sse(message([text('Hello there!')], { inputTokens: 25, cacheReadTokens: 100, outputTokens: 7 })))
     const deltas: string[] = []
     const response = await provider().generate(
       { system: 'be terse', messages: [userMessage('hi')], tools: [] },
@@ -59,7 +59,7 @@ describe('the provider over a real local Messages API', () => {
   })
 
   it('returns one tool call with its input assembled from input_json_delta fragments', async () => {
-    server.reply(stream(message([toolUse('toolu_01A', 'shell', { command: 'ls -la', timeout_ms: 5000 })])))
+    server.reply(sse(message([toolUse('toolu_01A', 'shell', { command: 'ls -la', timeout_ms: 5000 })])))
     const response = await provider().generate(
       {
         messages: [userMessage('list')],
@@ -76,7 +76,7 @@ describe('the provider over a real local Messages API', () => {
 
   it('returns parallel tool calls and text in the order the model produced them', async () => {
     server.reply(
-      stream(
+      sse(
         message([
           text('Reading both files.'),
           toolUse('toolu_1', 'read_file', { path: 'a.ts' }),
@@ -94,7 +94,7 @@ describe('the provider over a real local Messages API', () => {
 
   it('a tool call without input fragments has input {}', async () => {
     server.reply(
-      stream([
+      sse([
         messageStart(),
         frame('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_9', name: 'status', input: {} } }),
         frame('content_block_stop', { index: 0 }),
@@ -107,7 +107,7 @@ describe('the provider over a real local Messages API', () => {
 
   it('a tool call cut by max_tokens is a non-retryable error that says to raise maxTokens', async () => {
     server.reply(
-      stream([
+      sse([
         messageStart(),
         frame('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_7', name: 'write_file', input: {} } }),
         frame('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: '{"path":"a.ts","content":"lo' } }),
@@ -124,7 +124,7 @@ describe('the provider over a real local Messages API', () => {
   })
 
   it('sends extra headers, and declares system messages only with developerMessages: system', async () => {
-    server.reply(stream(message([text('ok')])))
+    server.reply(sse(message([text('ok')])))
     const model = provider({ headers: { 'anthropic-beta': 'test-beta-2026-01-01' } })
     await model.generate({ messages: [userMessage('hi')], tools: [] }, call())
     expect(server.requests[0]!.headers['anthropic-beta']).toBe('test-beta-2026-01-01')
@@ -133,7 +133,7 @@ describe('the provider over a real local Messages API', () => {
   })
 
   it('authToken is sent as a bearer token; ids default to anthropic:<model>', async () => {
-    server.reply(stream(message([text('ok')])))
+    server.reply(sse(message([text('ok')])))
     const model = new AnthropicProvider({ model: 'claude-test-2', baseURL: server.baseURL, authToken: 'tok-1' })
     expect(model.id).toBe('anthropic:claude-test-2')
     expect(createAnthropicProvider({ model: 'm', apiKey: 'k', id: 'mine' }).id).toBe('mine')
@@ -162,7 +162,7 @@ describe('the provider over a real local Messages API', () => {
       frame('content_block_stop', { index: 2 }),
       ...messageEnd({ stopReason: 'tool_use' }),
     ]
-    server.reply(stream(thinkingFrames), stream(message([text('two files')])))
+    server.reply(sse(thinkingFrames), sse(message([text('two files')])))
     const model = provider({ thinking: { budgetTokens: 1024 } })
     const deltas: string[] = []
     const first = await model.generate({ messages: [userMessage('list')], tools: [] }, call({ onTextDelta: (d) => deltas.push(d) }))

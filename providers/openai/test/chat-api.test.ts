@@ -1,11 +1,17 @@
 import { ModelError } from '@harness-kernel/kernel'
-import { describe, expect, it } from 'vitest'
+import { type FakeOpenAI, sse, startFakeOpenAI } from '@harness-kernel/testing'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createOpenAIProvider, type OpenAIModelOptions } from '../src/index.js'
 import { chatCalls, chatText, chunk, DONE, data } from './chat-wire.js'
-import { fakeServerPerFile, sse } from './fake-server.js'
 import { assistant, developer, generate, READ_FILE_SPEC, toolResult, user } from './provider-call.js'
 
-const server = fakeServerPerFile()
+let server: FakeOpenAI
+beforeAll(async () => {
+  server = await startFakeOpenAI({ strict: true })
+})
+afterEach(() => server.reset())
+afterAll(() => server.close())
+
 const provider = (options: Partial<OpenAIModelOptions> = {}) =>
   createOpenAIProvider({ model: 'deepseek-chat', api: 'chat', baseURL: server.baseURL, apiKey: 'sk-test', ...options })
 

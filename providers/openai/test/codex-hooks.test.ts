@@ -1,13 +1,19 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { codexHooks } from '@harness-kernel/codex'
-import { describe, expect, it } from 'vitest'
+import { type FakeOpenAI, sse, startFakeOpenAI } from '@harness-kernel/testing'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { chatCalls, chatText } from './chat-wire.js'
-import { fakeServerPerFile, sse } from './fake-server.js'
 import { kernelHarnessPerTest } from './kernel-harness.js'
 import { call, responsesStream, text } from './responses-wire.js'
 
-const server = fakeServerPerFile()
+let server: FakeOpenAI
+beforeAll(async () => {
+  server = await startFakeOpenAI({ strict: true })
+})
+afterEach(() => server.reset())
+afterAll(() => server.close())
+
 const setup = kernelHarnessPerTest()
 
 /** Real Codex hooks (hooks.json in a temp CODEX_HOME): PreToolUse and PostToolUse each add a context for the model. */

@@ -1,13 +1,19 @@
 import { createServer } from 'node:net'
 import { ModelError } from '@harness-kernel/kernel'
-import { describe, expect, it } from 'vitest'
+import { type FakeOpenAI, json, plain, sse, startFakeOpenAI } from '@harness-kernel/testing'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createOpenAIProvider, type OpenAIModelOptions } from '../src/index.js'
 import { chatText } from './chat-wire.js'
-import { fakeServerPerFile, json, sse } from './fake-server.js'
 import { generate } from './provider-call.js'
 import { responsesStream, text } from './responses-wire.js'
 
-const server = fakeServerPerFile()
+let server: FakeOpenAI
+beforeAll(async () => {
+  server = await startFakeOpenAI({ strict: true })
+})
+afterEach(() => server.reset())
+afterAll(() => server.close())
+
 const provider = (options: Partial<OpenAIModelOptions> = {}) =>
   createOpenAIProvider({ model: 'gpt-x', baseURL: server.baseURL, apiKey: 'sk-bad', ...options })
 const host = () => new URL(server.baseURL).host
@@ -55,11 +61,7 @@ describe('HTTP errors read as a person would want', () => {
   })
 
   it('404 without a body from a server with no Responses API suggests the chat API', async () => {
-    server.reply((res) => {
-      res.writeHead(404)
-      res.end()
-      return undefined
-    })
+    server.reply({ kind: 'http', status: 404 })
     const error = await failure()
     expect(error.message).toBe(
       `${host()} error 404: Not Found — check baseURL ${server.baseURL} and the model name "gpt-x"; if the server has no Responses API, use api: 'chat'`,
@@ -71,11 +73,7 @@ describe('HTTP errors read as a person would want', () => {
       json(404, { object: 'error', message: 'The model `gpt-x` does not exist.', type: 'NotFoundError', param: null, code: 404 }),
       json(422, { detail: [{ loc: ['body', 'model'], msg: 'field required' }] }),
       json(400, { error: 'invalid character in JSON' }),
-      (res) => {
-        res.writeHead(502, { 'content-type': 'text/html' })
-        res.end('<html><body>Bad Gateway</body></html>')
-        return undefined
-      },
+      plain(502, '<html><body>Bad Gateway</body></html>'),
     )
     const api = { api: 'chat' as const }
     expect((await failure(api)).message).toBe(
@@ -175,7 +173,7 @@ describe('abort', () => {
     const controller = new AbortController()
     const deltas: string[] = []
     const pending = generate(provider(), {}, { signal: controller.signal, deltas })
-    await server.holding()
+    await (await server.waitForRequest(0)).held
     const reason = new Error('user pressed escape')
     controller.abort(reason)
     await expect(pending).rejects.toBe(reason)

@@ -1,12 +1,18 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { type FakeOpenAI, json, sse, startFakeOpenAI } from '@harness-kernel/testing'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { chatCalls, chatText } from './chat-wire.js'
-import { fakeServerPerFile, json, sse } from './fake-server.js'
 import { kernelHarnessPerTest, readEvents } from './kernel-harness.js'
 import { call, responsesStream, text } from './responses-wire.js'
 
-const server = fakeServerPerFile()
+let server: FakeOpenAI
+beforeAll(async () => {
+  server = await startFakeOpenAI({ strict: true })
+})
+afterEach(() => server.reset())
+afterAll(() => server.close())
+
 const setup = kernelHarnessPerTest()
 
 describe('a kernel turn through the Responses API', () => {
@@ -87,7 +93,7 @@ describe('a kernel turn through the Responses API', () => {
     server.reply(sse(responsesStream([text('Hello world', ['Hel', 'lo', ' world'])]).slice(0, 5), { hold: true }))
     const session = await h.kernel.startSession()
     const running = session.run('hi')
-    await server.holding()
+    await (await server.waitForRequest(0)).held
     session.interrupt('user pressed escape')
     const result = await running
     expect(result).toMatchObject({ status: 'interrupted', reason: 'user pressed escape' })

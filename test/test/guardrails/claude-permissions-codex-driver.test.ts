@@ -6,9 +6,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { claudeCodeHooks } from '@harness-kernel/claude-code'
+import { newInput } from '@harness-kernel/testing'
 import { afterEach, expect, it } from 'vitest'
 import { type CodexHarness, callDirective, codexHarness } from '../../../drivers/codex/test/support/driver-harness.js'
-import { newInput } from '../../../drivers/codex/test/support/fake-responses.js'
 
 let current: CodexHarness | undefined
 const dirs: string[] = []

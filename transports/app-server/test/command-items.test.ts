@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppServerClient } from '../src/client.js'
 import { methods, startServer } from './harness.js'
@@ -35,11 +37,19 @@ async function turn(client: AppServerClient, prompt = 'go') {
 
 describe('commandExecution items (codex-app-server.md §4.2, §5)', () => {
   it('streams the shell’s output as outputDelta, then completes with its exit code, before PostToolUse runs', async () => {
-    const command = 'echo hi; sleep 0.2; echo err >&2; sleep 0.2; echo more; exit 3'
+    // Each line is printed once the one before has reached the client (acknowledged by a file).
+    const after = (ack: string) => `until [ -e ${ack} ]; do sleep 0.01; done`
+    const command = `echo hi; ${after('got-hi')}; echo err >&2; ${after('got-err')}; echo more; exit 3`
     const server = startServer([shell(command), { text: 'it failed' }])
     const { client } = server
     clients.push(client)
     const { threadId, turnId } = await turn(client)
+    const seen: number[] = []
+    for (const line of ['hi', 'err']) {
+      await client.waitFor('item/commandExecution/outputDelta', (params) => params.delta === `${line}\n`)
+      seen.push(Date.now())
+      writeFileSync(join(server.dir, `got-${line}`), '')
+    }
     await client.turnCompleted(threadId, turnId)
 
     const deltas = client.notifications.filter((entry) => entry.method === 'item/commandExecution/outputDelta')
@@ -62,7 +72,9 @@ describe('commandExecution items (codex-app-server.md §4.2, §5)', () => {
       completedAtMs: completed.params.completedAtMs,
     })
     const { durationMs, startedAtMs, completedAtMs } = item(completed.params) as unknown as Record<string, number>
-    expect(durationMs).toBeGreaterThanOrEqual(300)
+    // The command started before its first line arrived and finished after its last acknowledgement.
+    expect(startedAtMs).toBeLessThanOrEqual(seen[0]!)
+    expect(completedAtMs).toBeGreaterThanOrEqual(seen[1]!)
     expect(completedAtMs! - startedAtMs!).toBe(durationMs)
 
     // Codex's order: the deltas, the item's completion, then the PostToolUse hook run.

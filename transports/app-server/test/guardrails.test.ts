@@ -9,6 +9,7 @@ import { bwrapSandbox, createKernel, definePlugin, type Session, type SessionEve
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { createAppServerBridge } from '../src/bridge.js'
 import { RpcError } from '../src/rpc-errors.js'
+import { waitUntil } from './harness.js'
 import { codexSchema } from './support/codex-schema.js'
 import { type InProcessOptions, type InProcessServer, outsideDirectory, startInProcess } from './support/in-process-server.js'
 
@@ -65,14 +66,6 @@ const answering =
     if (next instanceof Error) throw next
     return next
   }
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
 
 const logEvents = (path: string) =>
   readFileSync(path, 'utf8')
@@ -427,7 +420,7 @@ describe('approvals (§6, guardrails.md §2.4)', () => {
     const server = await start([shell('call_i', 'touch interrupted'), done], { onApproval: () => new Promise(() => {}) })
     const { thread } = await server.client.startThread({ approvalPolicy: 'untrusted' })
     const { turn } = await server.client.startTurn(thread.id, 'go')
-    await until(() => server.serverRequests(COMMAND_APPROVAL).length === 1, 'the approval request')
+    await waitUntil(() => server.serverRequests(COMMAND_APPROVAL).length === 1, 'the approval request')
     await server.client.interrupt(thread.id, turn.id)
     expect((await server.client.turnCompleted(thread.id, turn.id)).turn.status).toBe('interrupted')
     const [asked] = server.serverRequests(COMMAND_APPROVAL)
@@ -441,7 +434,7 @@ describe('approvals (§6, guardrails.md §2.4)', () => {
     const server = await start([shell('call_gone', 'touch after-disconnect'), done], { onApproval: () => new Promise(() => {}) })
     const { thread } = await server.client.startThread({ approvalPolicy: 'untrusted' })
     await server.client.startTurn(thread.id, 'go')
-    await until(() => server.serverRequests(COMMAND_APPROVAL).length === 1, 'the approval request')
+    await waitUntil(() => server.serverRequests(COMMAND_APPROVAL).length === 1, 'the approval request')
     await server.close()
     const events = logEvents(thread.path)
     expect(events.find((event) => event.type === 'tool/call')).toMatchObject({ callId: 'call_gone', decision: 'deny' })

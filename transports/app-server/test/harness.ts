@@ -86,3 +86,23 @@ export const hostItem = (value: string) => ({
 
 export const methods = (client: AppServerClient) =>
   client.received.map((message) => (message.method as string | undefined) ?? `response:${String(message.id)}`)
+
+/** A step calling the fixture's `wait` tool, which finishes once the file `name` exists in the server's directory. */
+export const toolHeldUntil = (name: string): ScriptStep => ({ tool_calls: [{ name: 'wait', input: { until: name } }] })
+
+/** A step whose tool call runs until the turn is interrupted (nothing creates the file it waits for). */
+export const toolHeldUntilInterrupted: ScriptStep = toolHeldUntil('never')
+
+/** Lets a `toolHeldUntil(name)` tool call finish. */
+export function release(server: TestServer, name: string): void {
+  writeFileSync(join(server.dir, name), '')
+}
+
+/** Polls `condition` until it holds; fails after 10 s, a bound for a stuck test, never a measure of speed. */
+export async function waitUntil(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}

@@ -184,7 +184,8 @@ describe('host input at sampling boundaries (codex-app-server.md §10.4)', () =>
     client.onHostInput = (_request, id) => {
       if (first) {
         first = false
-        setTimeout(() => client.respond(id, { items: [] }), 50)
+        // The same answer again, once the first has gone out.
+        setImmediate(() => client.respond(id, { items: [] }))
         return { items: [] }
       }
       return { items: [{ role: 'developer', authority: 'user', content: [{ type: 'text', text: 'x', text_elements: [] }] }] }

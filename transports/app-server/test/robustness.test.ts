@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { HostInputItem } from '../src/host-input-protocol.js'
 import type { ScriptStep } from './harness.js'
-import { startServer, userItem } from './harness.js'
+import { startServer, toolHeldUntilInterrupted, userItem, waitUntil } from './harness.js'
 import { codexSchema } from './support/codex-schema.js'
 
 // Every message the servers sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
@@ -25,15 +25,14 @@ const recordedTexts = (path: string) =>
 
 describe('robustness', () => {
   it('a host disconnect mid-turn interrupts the turn and loses no recorded event', async () => {
-    const server = startServer([{ tool_calls: [{ name: 'wait', input: { ms: 10_000 } }] }])
+    // The tool call runs until the turn is interrupted: that `close` returns at all shows the disconnect interrupted it.
+    const server = startServer([toolHeldUntilInterrupted])
     const client = server.client
     await client.initialize()
     const { thread } = await client.startThread()
     await client.startTurn(thread.id, 'go')
     await client.waitFor('item/started', (params) => (params.item as { type: string }).type === 'commandExecution')
-    const started = Date.now()
     expect(await client.close()).toBe(0)
-    expect(Date.now() - started).toBeLessThan(5000)
     const events = logEvents(thread.path)
     expect(events.map((event) => event.type)).toEqual(
       expect.arrayContaining(['turn/start', 'tool/call', 'tool/result', 'turn/end', 'session/end']),
@@ -88,17 +87,23 @@ describe('robustness', () => {
         }
       }),
     )
-    await new Promise((resolve) => setTimeout(resolve, 1300))
+    // Every host answer, late ones included (sent 1.1 s after their request), is recorded or reported back.
+    const accepted = () =>
+      new Set(
+        client.notifications
+          .filter((entry) => entry.method === 'item/completed' && (entry.params.item as { type: string }).type === 'hostInputMessage')
+          .map((entry) => (entry.params.item as { content: { text: string }[] }).content[0]!.text),
+      )
+    const rejected = () =>
+      new Set(client.notifications.filter((entry) => entry.method === 'turn/hostInput/rejected').map((entry) => entry.params.requestId))
+    await waitUntil(() => {
+      const [yes, no] = [accepted(), rejected()]
+      return [...sentHost].every(([label, { requestId }]) => yes.has(label) || no.has(requestId))
+    }, 'every host answer to be recorded or reported back')
     const paths = new Map(threads.map(({ thread }) => [thread.id, thread.path]))
     const texts = new Map([...paths].map(([id, path]) => [id, recordedTexts(path)]))
-    const rejectedIds = new Set(
-      client.notifications.filter((entry) => entry.method === 'turn/hostInput/rejected').map((entry) => entry.params.requestId),
-    )
-    const acceptedLabels = new Set(
-      client.notifications
-        .filter((entry) => entry.method === 'item/completed' && (entry.params.item as { type: string }).type === 'hostInputMessage')
-        .map((entry) => (entry.params.item as { content: { text: string }[] }).content[0]!.text),
-    )
+    const rejectedIds = rejected()
+    const acceptedLabels = accepted()
     for (const [label, { threadId, requestId }] of sentHost) {
       const count = texts.get(threadId)!.filter((value) => value === label).length
       if (acceptedLabels.has(label)) expect(count, label).toBe(1)

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppServerClient } from '../src/client.js'
-import { startServer, text } from './harness.js'
+import { release, startServer, text, toolHeldUntil, toolHeldUntilInterrupted } from './harness.js'
 import { codexSchema } from './support/codex-schema.js'
 
 // Every message the servers sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
@@ -20,11 +20,9 @@ const logEvents = (path: string) =>
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>)
 
-const waitTool = (ms: number) => ({ tool_calls: [{ name: 'wait', input: { ms } }] })
-
 describe('turn/steer (§4.3, §9)', () => {
   it('records a steer at the next boundary, after the tool output; turn/start on a running turn queues like a steer', async () => {
-    const server = startServer([waitTool(300), { text: 'done' }])
+    const server = startServer([toolHeldUntil('steered'), { text: 'done' }])
     const client = server.client
     clients.push(client)
     await client.initialize()
@@ -38,6 +36,7 @@ describe('turn/steer (§4.3, §9)', () => {
     expect(await client.steer(thread.id, turn.id, 'steer one', 'client-1')).toEqual({ turnId: turn.id })
     const queued = await client.startTurn(thread.id, 'steer two')
     expect(queued.turn.id).toBe(turn.id)
+    release(server, 'steered')
     await client.turnCompleted(thread.id, turn.id)
     const users = client.notifications
       .filter((entry) => entry.method === 'item/completed' && (entry.params.item as { type: string }).type === 'userMessage')
@@ -53,7 +52,7 @@ describe('turn/steer (§4.3, §9)', () => {
   })
 
   it('hands a steer still unrecorded at interrupt back in turn/steer/dropped and logs steering/dropped', async () => {
-    const server = startServer([waitTool(5000), { text: 'next turn' }])
+    const server = startServer([toolHeldUntilInterrupted, { text: 'next turn' }])
     const client = server.client
     clients.push(client)
     await client.initialize()

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppServerClient } from '../src/client.js'
 import type { WireItem, WireTurn } from '../src/wire-items.js'
-import { methods, startServer, text } from './harness.js'
+import { methods, release, startServer, text, toolHeldUntil, toolHeldUntilInterrupted } from './harness.js'
 import { codexSchema } from './support/codex-schema.js'
 
 // Every message the servers sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
@@ -245,7 +245,7 @@ describe('thread/list, thread/read, thread/turns/list, thread/items/list, thread
 
 describe('thread/name/set, thread/archive, thread/unarchive', () => {
   it('names and archives threads, loaded or not', async () => {
-    const server = startServer([{ text: 'one' }, { text: 'two' }, { tool_calls: [{ name: 'wait', input: { ms: 5000 } }] }])
+    const server = startServer([{ text: 'one' }, { text: 'two' }, toolHeldUntilInterrupted])
     client = server.client
     await client.initialize()
     const a = (await client.startThread()).thread.id
@@ -336,12 +336,7 @@ describe('thread/name/set, thread/archive, thread/unarchive', () => {
 
 describe('thread/fork', () => {
   it('copies a thread through a turn into a new loaded thread, answered like thread/start', async () => {
-    const server = startServer([
-      { text: 'one' },
-      { text: 'two' },
-      { text: 'three' },
-      { tool_calls: [{ name: 'wait', input: { ms: 5000 } }] },
-    ])
+    const server = startServer([{ text: 'one' }, { text: 'two' }, { text: 'three' }, toolHeldUntilInterrupted])
     client = server.client
     await client.initialize()
     const source = (await client.startThread()).thread.id
@@ -434,7 +429,7 @@ describe('thread/fork', () => {
 
 describe('thread/unsubscribe and thread/compact/start', () => {
   it('stops notifications for the thread, which unloads when idle with nobody subscribed', async () => {
-    const server = startServer([{ tool_calls: [{ name: 'wait', input: { ms: 400 } }] }, { text: 'done' }], {
+    const server = startServer([toolHeldUntil('unsubscribed'), { text: 'done' }], {
       args: ['--unload-after-ms', '150'],
     })
     client = server.client
@@ -447,7 +442,8 @@ describe('thread/unsubscribe and thread/compact/start', () => {
     expect(await client.request('thread/unsubscribe', { threadId: thread.id })).toEqual({ status: 'unsubscribed' })
     expect(await client.request('thread/unsubscribe', { threadId: thread.id })).toEqual({ status: 'notSubscribed' })
     const since = client.notifications.length
-    await client.waitFor('thread/closed', (params) => params.threadId === thread.id, { timeoutMs: 5000 })
+    release(server, 'unsubscribed')
+    await client.waitFor('thread/closed', (params) => params.threadId === thread.id)
     expect(client.notifications.slice(since)).toEqual([
       { method: 'thread/status/changed', params: { threadId: thread.id, status: { type: 'notLoaded' } } },
       { method: 'thread/closed', params: { threadId: thread.id } },
@@ -463,9 +459,12 @@ describe('thread/unsubscribe and thread/compact/start', () => {
     // thread/resume loads it and subscribes again.
     await client.resumeThread(thread.id)
     expect((await client.request<{ data: string[] }>('thread/loaded/list', {})).data).toEqual([thread.id])
+    const other = (await client.startThread()).thread.id
     expect(await client.request('thread/unsubscribe', { threadId: thread.id })).toEqual({ status: 'unsubscribed' })
     await client.resumeThread(thread.id)
-    await new Promise((resolve) => setTimeout(resolve, 400))
+    // A thread unsubscribed later, with the same unload delay, unloads only after this one's delay has passed.
+    expect(await client.request('thread/unsubscribe', { threadId: other })).toEqual({ status: 'unsubscribed' })
+    await client.waitFor('thread/closed', (params) => params.threadId === other)
     expect((await client.request<{ data: string[] }>('thread/loaded/list', {})).data).toEqual([thread.id])
   })
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AppServerClient } from '../src/client.js'
-import { methods, startServer } from './harness.js'
+import { methods, release, startServer, toolHeldUntil } from './harness.js'
 import { codexSchema } from './support/codex-schema.js'
 
 // Every message the servers sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
@@ -91,12 +91,9 @@ describe('token usage, warnings, ids and time stamps (codex-app-server.md §5)',
   })
 
   it('ids as Codex forms them: UUIDv7 turns and user messages, `msg_…` agent messages, the same on thread/resume', async () => {
-    const server = startServer(
-      [{ tool_calls: [{ name: 'wait', input: { ms: 300 } }] }, { text: 'streamed answer' }, { text: 'plain answer' }],
-      {
-        args: ['--text-deltas'],
-      },
-    )
+    const server = startServer([toolHeldUntil('steered'), { text: 'streamed answer' }, { text: 'plain answer' }], {
+      args: ['--text-deltas'],
+    })
     const { client } = server
     clients.push(client)
     await client.initialize()
@@ -105,6 +102,7 @@ describe('token usage, warnings, ids and time stamps (codex-app-server.md §5)',
     expect(turn.id).toMatch(UUID_V7)
     await client.waitFor('item/started', (params) => (params.item as Item).type === 'commandExecution')
     await client.steer(thread.id, turn.id, 'and this', 'steer-1')
+    release(server, 'steered')
     await client.turnCompleted(thread.id, turn.id)
     const live = itemsOf(client, 'item/completed').filter((item) => item.type !== 'commandExecution')
     expect(live.map((item) => item.type)).toEqual(['userMessage', 'userMessage', 'agentMessage'])

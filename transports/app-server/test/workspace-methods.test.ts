@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { AppServerClient } from '../src/client.js'
+import { waitUntil } from './harness.js'
 import { codexSchema, codexSchemaErrors } from './support/codex-schema.js'
 
 const fixture = fileURLToPath(new URL('./fixtures/workspace-server.mjs', import.meta.url))
@@ -63,14 +64,6 @@ function streamed(client: AppServerClient, processId: string, stream: 'stdout' |
     .filter((n) => n.method === 'command/exec/outputDelta' && n.params.processId === processId && n.params.stream === stream)
     .map((n) => fromB64(n.params.deltaBase64 as string))
     .join('')
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
 }
 
 describe('model/list', () => {
@@ -394,7 +387,7 @@ describe('command/exec', () => {
     ).toMatchObject({
       stdout: expect.stringMatching(/^x{1200000}$/),
     })
-    expect(await client.request('command/exec', { command: ['sleep', '5'], timeoutMs: 200 })).toEqual({
+    expect(await client.request('command/exec', { command: ['sleep', '1000'], timeoutMs: 200 })).toEqual({
       exitCode: 124,
       stdout: '',
       stderr: '',
@@ -421,7 +414,7 @@ describe('command/exec', () => {
       streamStdoutStderr: true,
     })
     // The first line streams before anything is written: the command is still running, waiting for stdin.
-    await until(() => streamed(client, 'p1', 'stdout') === 'ready\n', 'the first delta')
+    await waitUntil(() => streamed(client, 'p1', 'stdout') === 'ready\n', 'the first delta')
     await expect(client.request('command/exec', { command: ['true'], processId: 'p1' })).rejects.toEqual(
       error(-32600, 'duplicate active command/exec process id: "p1"'),
     )
@@ -432,7 +425,7 @@ describe('command/exec', () => {
       error(-32602, 'command/exec size rows and cols must be greater than 0'),
     )
     expect(await client.request('command/exec/write', { processId: 'p1', deltaBase64: b64('hello\n') })).toEqual({})
-    await until(() => streamed(client, 'p1', 'stdout') === 'ready\ngot:hello\n', 'the echo of stdin')
+    await waitUntil(() => streamed(client, 'p1', 'stdout') === 'ready\ngot:hello\n', 'the echo of stdin')
     expect(await client.request('command/exec/write', { processId: 'p1', deltaBase64: b64('rest'), closeStdin: true })).toEqual({})
     await expect(client.request('command/exec/write', { processId: 'p1', deltaBase64: b64('more') })).rejects.toEqual(
       error(-32600, 'stdin is already closed'),
@@ -476,8 +469,9 @@ describe('command/exec', () => {
 
   it('terminates a command on command/exec/terminate, and every command of a host that goes away', async () => {
     const { client, cwd } = await start()
-    const exec = client.request('command/exec', { command: ['sleep', '30'], processId: 'long', disableTimeout: true })
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    const long = `1000.${process.pid}`
+    const exec = client.request('command/exec', { command: ['sleep', long], processId: 'long', disableTimeout: true })
+    await waitUntil(() => processesWith(long, 'sleep') > 0, 'the long command')
     await expect(client.request('command/exec/write', { processId: 'long', deltaBase64: b64('x') })).rejects.toEqual(
       error(-32600, 'stdin streaming is not enabled for this command/exec'),
     )
@@ -498,8 +492,8 @@ describe('command/exec', () => {
     // And one in the sandbox (the default policy's), found by its unique argument once it runs (bubblewrap has set up).
     const marker = `30.${process.pid}`
     void client.request('command/exec', { command: ['sleep', marker], processId: 'sandboxed', disableTimeout: true }).catch(() => {})
-    await until(() => processesWith(marker, 'sleep') > 0, 'the sandboxed command')
-    await until(() => {
+    await waitUntil(() => processesWith(marker, 'sleep') > 0, 'the sandboxed command')
+    await waitUntil(() => {
       try {
         return readFileSync(pidFile, 'utf8').trim() !== ''
       } catch {
@@ -509,7 +503,7 @@ describe('command/exec', () => {
     const pid = Number(readFileSync(pidFile, 'utf8'))
     expect(isRunning(pid)).toBe(true)
     await client.close()
-    await until(() => !isRunning(pid) && processesWith(marker) === 0, 'the commands to be killed')
+    await waitUntil(() => !isRunning(pid) && processesWith(marker) === 0, 'the commands to be killed')
   })
 
   it('refuses what Codex refuses, in its words, and what the harness cannot do (tty, an external sandbox)', async () => {
@@ -704,7 +698,10 @@ describe('fuzzyFileSearch', () => {
     client.sendRaw(
       `${JSON.stringify({ id: 'first', method: 'fuzzyFileSearch', params })}\n${JSON.stringify({ id: 'second', method: 'fuzzyFileSearch', params })}`,
     )
-    await until(() => client.received.filter((message) => message.id === 'first' || message.id === 'second').length === 2, 'both answers')
+    await waitUntil(
+      () => client.received.filter((message) => message.id === 'first' || message.id === 'second').length === 2,
+      'both answers',
+    )
     const answer = (id: string) => client.received.find((message) => message.id === id)?.result as { files: unknown[] }
     for (const id of ['first', 'second']) {
       expect(codexSchemaErrors(client.received.find((message) => message.id === id)!, 'fuzzyFileSearch')).toEqual([])

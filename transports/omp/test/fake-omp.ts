@@ -73,9 +73,8 @@ export class FakeLiveSteering implements LiveSteering {
   claimCalls = 0
   waitCalls = 0
   ended = false
-  /** Delays the hand-over of a taken batch by this many ms (to interrupt mid-claim). */
-  claimDelayMs = 0
   readonly #agent: FakeOmpAgent
+  #hold: { taken: () => void; released: Promise<void> } | undefined
 
   constructor(agent: FakeOmpAgent) {
     this.#agent = agent
@@ -83,6 +82,23 @@ export class FakeLiveSteering implements LiveSteering {
 
   get settlements(): Settlement[] {
     return this.claims.flatMap((claim) => claim.settlements)
+  }
+
+  /**
+   * Holds the hand-over of the next claims: a claim takes its batch, then waits for `release()` (to end the call or
+   * interrupt mid-claim). `taken` settles once a claim has taken its batch and waits.
+   */
+  holdHandOver(): { taken: Promise<void>; release: () => void } {
+    let taken!: () => void
+    let release!: () => void
+    const whenTaken = new Promise<void>((resolve) => {
+      taken = resolve
+    })
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    this.#hold = { taken, released }
+    return { taken: whenTaken, release }
   }
 
   wait(signal: AbortSignal): Promise<void> {
@@ -98,8 +114,11 @@ export class FakeLiveSteering implements LiveSteering {
     if (this.deferred.length > 0 || signal.aborted) return undefined
     const messages = this.#agent.queue.splice(0)
     if (messages.length === 0) return undefined
-    // A slow hand-over: the batch is already taken, so it arrives even if the caller aborted meanwhile.
-    if (this.claimDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.claimDelayMs))
+    // A held hand-over: the batch is already taken, so it arrives even if the caller aborted meanwhile.
+    if (this.#hold) {
+      this.#hold.taken()
+      await this.#hold.released
+    }
     const record: ClaimRecord = { messages, settlements: [] }
     this.claims.push(record)
     const settle = (how: Settlement) => {

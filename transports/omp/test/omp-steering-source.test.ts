@@ -2,7 +2,7 @@ import type { Boundary } from '@harness-kernel/kernel'
 import { describe, expect, it } from 'vitest'
 import { OmpSteeringError, OmpSteeringSource, type UserMessage } from '../src/index.js'
 import { FakeOmpAgent } from './fake-omp.js'
-import { sleep, texts } from './helpers.js'
+import { settled, texts } from './helpers.js'
 
 const boundary: Boundary = { kind: 'sampling', sessionId: 's', turnId: 't', step: 2 }
 const live = () => new AbortController().signal
@@ -124,12 +124,13 @@ describe('OmpSteeringSource', () => {
   it('a claim still in flight when the call ends is rejected on arrival', async () => {
     const agent = new FakeOmpAgent()
     const call1 = agent.startCall()
-    call1.claimDelayMs = 30
+    const hold = call1.holdHandOver()
     const source = new OmpSteeringSource(call1)
     agent.push('slow')
     const pending = source.claim(boundary, live())
-    await sleep(5)
+    await hold.taken
     source.endCall()
+    hold.release()
     await expect(pending).resolves.toBeUndefined()
     expect(call1.settlements).toEqual(['reject'])
     expect(texts(call1.deferred)).toEqual(['slow'])
@@ -160,7 +161,8 @@ describe('OmpSteeringSource', () => {
     const call1 = agent.startCall()
     const source = new OmpSteeringSource(call1)
     const waiting = source.wait(live())
-    setTimeout(() => agent.push('now'), 5)
+    await settled()
+    agent.push('now')
     await waiting
     expect(call1.waitCalls).toBe(1)
 
@@ -171,7 +173,7 @@ describe('OmpSteeringSource', () => {
     const stopped = source.wait(abort.signal).then(() => {
       woke = true
     })
-    await sleep(15)
+    await settled()
     expect(woke).toBe(false)
     expect(call1.waitCalls).toBe(1)
     source.rebind(agent.startCall())
@@ -183,7 +185,7 @@ describe('OmpSteeringSource', () => {
     const idleWait = idle.wait(live()).then(() => {
       idleWoke = true
     })
-    await sleep(5)
+    await settled()
     expect(idleWoke).toBe(false)
     const fresh = new FakeOmpAgent()
     idle.rebind(fresh.startCall())

@@ -3,7 +3,7 @@ import { type Boundary, type Message, type Session, textOf } from '@harness-kern
 import { describe, expect, it, vi } from 'vitest'
 import { ompSteering, type UserMessage } from '../src/index.js'
 import { FakeOmpAgent } from './fake-omp.js'
-import { flatten, harnessPerTest, plugin, readEvents, sleep, steeringTool, texts } from './helpers.js'
+import { flatten, harnessPerTest, plugin, readEvents, settled, steeringTool, texts, waitUntil } from './helpers.js'
 
 const setup = harnessPerTest()
 
@@ -112,7 +112,7 @@ describe('ompSteering through a real kernel', () => {
         if (step === 2 && !interrupted) {
           interrupted = true
           session.interrupt('user pressed stop')
-          await sleep(20)
+          await settled()
         }
         return decision
       })
@@ -137,7 +137,7 @@ describe('ompSteering through a real kernel', () => {
     const waiting = omp.source.wait(abort.signal).then(() => {
       woke = true
     })
-    await sleep(20)
+    await settled()
     expect(woke).toBe(false)
     abort.abort()
     await waiting
@@ -168,8 +168,12 @@ describe('ompSteering through a real kernel', () => {
         steeringTool(
           () => agent,
           () => {
-            call.claimDelayMs = 80
-            setTimeout(() => session.interrupt(), 20)
+            // Interrupted once the claim has taken the batch, before it hands it over.
+            const hold = call.holdHandOver()
+            void hold.taken.then(() => {
+              session.interrupt()
+              hold.release()
+            })
           },
         ),
       ],
@@ -177,7 +181,7 @@ describe('ompSteering through a real kernel', () => {
     session = await kernel.startSession()
     const result = await session.run('go')
     expect(result.status).toBe('interrupted')
-    await sleep(120)
+    await waitUntil(() => call.settlements.length > 0, 'the late claim to settle')
 
     expect(call.settlements).toEqual(['reject'])
     expect(texts(call.deferred)).toEqual(['late steer'])

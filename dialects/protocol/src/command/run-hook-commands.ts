@@ -51,8 +51,10 @@ async function runSafely(runner: ProcessRunner, spec: HookCommandSpec): Promise<
   try {
     const result = await runner.run({
       ...hookCommandRunOptions(spec),
-      onOutput: (stream, chunk) => {
+      // Only stderr's head is kept here (the runner keeps the tails): no more is passed on than that.
+      onOutput: (stream, chunk, stop) => {
         if (stream === 'stderr') head.push(chunk)
+        if (stream === 'stdout' || head.full) stop()
       },
     })
     return capStderr(result, head)
@@ -85,8 +87,12 @@ class HeadCapture {
     this.#limit = limit
   }
 
+  get full(): boolean {
+    return this.#length >= this.#limit
+  }
+
   push(chunk: Uint8Array): void {
-    if (this.#length >= this.#limit) return
+    if (this.full) return
     const part = chunk.subarray(0, this.#limit - this.#length)
     this.#chunks.push(Uint8Array.from(part))
     this.#length += part.length

@@ -32,14 +32,29 @@ function lookup(table: readonly (readonly string[])[]): Map<string, string> {
   return map
 }
 
-const generalCategories = lookup(GENERAL_CATEGORIES)
-generalCategories.set('any', 'Any')
-generalCategories.set('assigned', 'Assigned')
-generalCategories.set('ascii', 'ASCII')
-const scripts = lookup(SCRIPTS)
-const jsBinary = lookup(BINARY_PROPERTIES)
-const rustOnlyBinary = lookup(RUST_ONLY_BINARY_PROPERTIES)
-const properties = new Map([...lookup(OTHER_PROPERTIES), ...lookup(ENUMERATED_PROPERTIES), ...rustOnlyBinary, ...jsBinary])
+interface PropertyTables {
+  generalCategories: Map<string, string>
+  scripts: Map<string, string>
+  jsBinary: Map<string, string>
+  rustOnlyBinary: Map<string, string>
+  properties: Map<string, string>
+}
+
+let tables: PropertyTables | undefined
+
+/** The lookups by loose name, built for the first `\p` a pattern holds, not when the module loads (few matchers have one). */
+function propertyTables(): PropertyTables {
+  if (tables !== undefined) return tables
+  const generalCategories = lookup(GENERAL_CATEGORIES)
+  generalCategories.set('any', 'Any')
+  generalCategories.set('assigned', 'Assigned')
+  generalCategories.set('ascii', 'ASCII')
+  const jsBinary = lookup(BINARY_PROPERTIES)
+  const rustOnlyBinary = lookup(RUST_ONLY_BINARY_PROPERTIES)
+  const properties = new Map([...lookup(OTHER_PROPERTIES), ...lookup(ENUMERATED_PROPERTIES), ...rustOnlyBinary, ...jsBinary])
+  tables = { generalCategories, scripts: lookup(SCRIPTS), jsBinary, rustOnlyBinary, properties }
+  return tables
+}
 
 const supportCache = new Map<string, boolean>()
 
@@ -71,6 +86,7 @@ function generalCategory(canonical: string): UnicodePropertyResolution {
 }
 
 function binary(canonical: string): UnicodePropertyResolution {
+  const { jsBinary, rustOnlyBinary } = propertyTables()
   if (jsBinary.has(normalizePropertyName(canonical))) return resolved(canonical, canonical)
   if (rustOnlyBinary.has(normalizePropertyName(canonical))) return unsupported(canonical)
   return { ok: false, reason: RustRegexReason.unicodePropertyNotFound }
@@ -78,6 +94,7 @@ function binary(canonical: string): UnicodePropertyResolution {
 
 /** Resolves `\pX`, `\p{Name}` and `\p{name=value}` the way Rust does, onto JavaScript property syntax. */
 export function resolveUnicodeProperty(query: UnicodeQuery): UnicodePropertyResolution {
+  const { generalCategories, scripts, properties } = propertyTables()
   if (query.type !== 'named-value') {
     const norm = normalizePropertyName(query.type === 'one-letter' ? query.letter : query.name)
     // `cf`, `sc` and `lc` are property aliases too, but Rust reads them as general categories.

@@ -1,8 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { lastUserMessage } from '@harness-kernel/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type DriverHarness, driverHarness, toolDirective } from '../support/driver-harness.js'
-import { lastUserMessage } from '../support/fake-anthropic.js'
 
 // Observed against Claude Code 2.1.332 (Agent SDK 0.3.332).
 let current: DriverHarness | undefined

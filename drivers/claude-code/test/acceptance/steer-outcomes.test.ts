@@ -4,6 +4,7 @@ import type { ClaudeCodeDriverOptions } from '../../src/index.js'
 import { type DriverHarness, driverHarness, readLog } from '../support/driver-harness.js'
 import { foldVerdict } from '../support/fold.js'
 import { parkBatch, parkDirective, parkTool } from '../support/park-tool.js'
+import { waitUntil } from '../support/waits.js'
 import { type WireOptions, wireQuery } from '../support/wire.js'
 
 // Observed against Claude Code 2.1.332 (Agent SDK 0.3.332).
@@ -108,7 +109,7 @@ describe('drivers.md §4 item 7: input while the model streams its final answer'
   it('is not submitted during the stream; it starts the next turn after `result`, exactly once', async () => {
     const { wire, session, server } = await setup()
     const running = session.run('Stream please [[stream:8:60]]')
-    while (!server.events.some((event) => event.ev === 'start')) await new Promise((resolve) => setTimeout(resolve, 10))
+    await waitUntil(() => server.events.some((event) => event.ev === 'start'), 'the stream to start')
     const receipt = session.steer('STEER during the stream')
     const first = await running
     expect(first.status).toBe('completed')
@@ -140,13 +141,15 @@ describe('drivers.md §4 item 9: session.interrupt() while a kernel tool is park
     expect(second.signal.aborted).toBe(true)
     expect(wire.interrupts).toEqual([{ cancelQueued: true }])
     expect(receipt.state()).toBe('returned')
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    expect(server.requests.length).toBe(requestsBefore)
-    expect(wire.results()).toHaveLength(1)
 
-    // The same Claude Code process takes the next turn; the returned steer goes with it, once.
+    // The same Claude Code process takes the next turn; the returned steer goes with it, once. No turn started in
+    // between: every request after the interrupt is the next turn's, and its result is the second.
     const next = await session.run('After the interrupt')
     expect(next.status).toBe('completed')
+    const after = server.requests.slice(requestsBefore)
+    expect(after.length).toBeGreaterThan(0)
+    for (const request of after) expect(JSON.stringify(request.body.messages)).toContain('After the interrupt')
+    expect(wire.results()).toHaveLength(2)
     await expect(receipt).resolves.toMatchObject({ state: 'recorded' })
     expect(wire.queries).toBe(1)
     const history = JSON.stringify(server.requests.at(-1)?.body.messages)

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { HookCallback } from '@anthropic-ai/claude-agent-sdk'
 import { definePlugin, type Plugin, userMessage } from '@harness-kernel/kernel'
+import { lastUserMessage } from '@harness-kernel/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type DriverHarness, driverHarness, readLog, toolDirective } from '../support/driver-harness.js'
-import { lastUserMessage } from '../support/fake-anthropic.js'
 import { wireQuery } from '../support/wire.js'
 
 // Observed against Claude Code 2.1.332 (Agent SDK 0.3.332).

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createKernel, type Kernel, type Plugin, type SessionEvent, useDriver } from '@harness-kernel/kernel'
+import { type FakeAnthropic, type FakeModelServerOptions, startFakeAnthropic } from '@harness-kernel/testing'
 import { tools } from '@harness-kernel/tools'
 import { type ClaudeCodeDriverOptions, claudeCodeDriver } from '../../src/index.js'
 import { isolatedClaudeEnv } from './claude-env.js'
-import { type FakeAnthropic, type FakeAnthropicOptions, startFakeAnthropic } from './fake-anthropic.js'
 
 export interface DriverHarness {
   kernel: Kernel
@@ -17,7 +17,13 @@ export interface DriverHarness {
 
 /** A kernel on the Claude Code driver against a fake Messages API, in a temporary folder of its own. */
 export async function driverHarness(
-  options: { plugins?: Plugin[]; driver?: ClaudeCodeDriverOptions; server?: FakeAnthropicOptions; dir?: string; sessionsDir?: string } = {},
+  options: {
+    plugins?: Plugin[]
+    driver?: ClaudeCodeDriverOptions
+    server?: FakeModelServerOptions
+    dir?: string
+    sessionsDir?: string
+  } = {},
 ): Promise<DriverHarness> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'hk-cc-driver-'))
   const server = await startFakeAnthropic(options.server)

@@ -1,4 +1,4 @@
-import type { FakeAnthropic } from './fake-anthropic.js'
+import type { FakeAnthropic, MessageParam } from '@harness-kernel/testing'
 import type { WireFrame } from './wire.js'
 
 export interface FoldVerdict {
@@ -15,7 +15,7 @@ export interface FoldVerdict {
 /** Where Claude Code put a steer: folded after a tool result in the same turn (drivers.md §1.2), or not. */
 export function foldVerdict(server: FakeAnthropic, wire: { sent: WireFrame[]; received: WireFrame[] }, text: string): FoldVerdict {
   const request = server.requests.find((candidate) => JSON.stringify(candidate.body.messages ?? []).includes(text))
-  const messages = request?.body.messages ?? []
+  const messages: MessageParam[] = request?.body.messages ?? []
   const carrier = [...messages].reverse().find((message) => message.role === 'user' && JSON.stringify(message.content).includes(text))
   const blocks = Array.isArray(carrier?.content) ? carrier.content : []
   const last = blocks.at(-1)

@@ -1,13 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AppServerClient, type AppServerClientOptions, type HostInputRequest } from '@harness-kernel/app-server'
+import { type FakeAnthropic, mainRequests, newInput, startFakeAnthropic } from '@harness-kernel/testing'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { codexSchema } from '../../../../transports/app-server/test/support/codex-schema.js'
 import { isolatedClaudeEnv } from '../support/claude-env.js'
 import { readLog, toolDirective } from '../support/driver-harness.js'
-import { type FakeAnthropic, lastUserBlocks, mainRequests, startFakeAnthropic } from '../support/fake-anthropic.js'
+import { waitUntil } from '../support/waits.js'
 
 /** The built CLI: `harness app-server --driver claude-code` runs as a real child process. */
 const BIN = fileURLToPath(new URL('../../../../cli/dist/bin.js', import.meta.url))
@@ -58,6 +59,9 @@ async function serve(options: AppServerClientOptions = {}): Promise<Running> {
   return entry
 }
 
+/** The bound of a wait on a real Claude Code: its start and replies are slow on a loaded machine. */
+const REAL = { timeoutMs: 60_000 }
+
 /** Index of the first block that contains `text`. */
 const indexOf = (blocks: string[], text: string) => blocks.findIndex((block) => block.includes(text))
 
@@ -95,22 +99,25 @@ describe('harness app-server --driver claude-code', () => {
   })
 
   it('a turn/steer sent while a kernel tool runs is folded into the same turn, after the tool result', async () => {
-    const { client, server } = await serve()
+    const { client, server, dir } = await serve()
     await client.initialize()
     const { thread } = await client.startThread()
-    const { turn } = await client.startTurn(thread.id, `Run it ${toolDirective('shell', { command: 'sleep 1; echo done' })}`)
+    // The command finishes once the test has steered.
+    const command = 'until [ -e steered ]; do sleep 0.02; done; echo done'
+    const { turn } = await client.startTurn(thread.id, `Run it ${toolDirective('shell', { command })}`)
     // The shell call is recorded before it runs: the steer arrives while it is parked inside Claude Code.
-    await client.waitFor('item/started', (params) => (params.item as { type?: string }).type === 'commandExecution')
+    await client.waitFor('item/started', (params) => (params.item as { type?: string }).type === 'commandExecution', REAL)
     const steered = await client.steer(thread.id, turn.id, 'also check the docs', 'steer-1')
     expect(steered).toEqual({ turnId: turn.id })
+    writeFileSync(join(dir, 'workspace', 'steered'), '')
 
-    const completed = await client.turnCompleted(thread.id, turn.id, 30_000)
+    const completed = await client.turnCompleted(thread.id, turn.id, REAL.timeoutMs)
     expect(completed.turn.status).toBe('completed')
 
     const main = mainRequests(server)
     expect(main).toHaveLength(2)
-    const blocks = lastUserBlocks(main[1]!)
-    const result = indexOf(blocks, 'tool_result:done')
+    const blocks = newInput(main[1]!)
+    const result = indexOf(blocks, 'output:done')
     const steer = indexOf(blocks, 'also check the docs')
     expect(result).toBeGreaterThanOrEqual(0)
     expect(steer).toBeGreaterThan(result)
@@ -135,7 +142,7 @@ describe('harness app-server --driver claude-code', () => {
       boundary: 'tool',
     })
     expect(events.filter((event) => event.type === 'turn/end')).toEqual([expect.objectContaining({ status: 'completed' })])
-  }, 60_000)
+  }, 120_000)
 
   it('host input answered at the tool boundary is recorded once and reaches the model after the tool result', async () => {
     const asked: HostInputRequest[] = []
@@ -148,21 +155,21 @@ describe('harness app-server --driver claude-code', () => {
     await client.initialize({ hostInput: {} })
     const { thread } = await client.startThread()
     const { turn } = await client.startTurn(thread.id, `Run it ${toolDirective('shell', { command: 'echo done' })}`)
-    const completed = await client.turnCompleted(thread.id, turn.id, 30_000)
+    const completed = await client.turnCompleted(thread.id, turn.id, REAL.timeoutMs)
     expect(completed.turn.status).toBe('completed')
 
     // One ask, at the tool boundary of the first response (wire steps count from 0); never at the turn start.
     expect(asked).toEqual([{ threadId: thread.id, turnId: turn.id, boundary: { kind: 'tool', step: 0 } }])
     const requests = client.received.filter((message) => message.method === 'turn/hostInput/request')
     expect(requests.map((message) => (message.params as HostInputRequest).boundary.kind)).toEqual(['tool'])
-    const accepted = await client.waitFor('turn/hostInput/accepted')
+    const accepted = await client.waitFor('turn/hostInput/accepted', () => true, REAL)
     expect(accepted).toMatchObject({ threadId: thread.id, turnId: turn.id, items: [{ index: 0, status: 'recorded' }] })
 
     const main = mainRequests(server)
     expect(main).toHaveLength(2)
-    const blocks = lastUserBlocks(main[1]!)
-    expect(indexOf(blocks, 'the host adds this')).toBeGreaterThan(indexOf(blocks, 'tool_result:done'))
-    expect(indexOf(blocks, 'tool_result:done')).toBeGreaterThanOrEqual(0)
+    const blocks = newInput(main[1]!)
+    expect(indexOf(blocks, 'the host adds this')).toBeGreaterThan(indexOf(blocks, 'output:done'))
+    expect(indexOf(blocks, 'output:done')).toBeGreaterThanOrEqual(0)
 
     const hostItems = client.notifications
       .filter((entry) => entry.method === 'item/completed')
@@ -174,7 +181,7 @@ describe('harness app-server --driver claude-code', () => {
     )
     expect(recorded).toHaveLength(1)
     expect(client.notifications.filter((entry) => entry.method === 'turn/completed')).toHaveLength(1)
-  }, 60_000)
+  }, 120_000)
 
   it('a turn/steer after the last tool boundary is not recorded in the turn: it comes back in turn/steer/dropped', async () => {
     const { client, server } = await serve()
@@ -183,21 +190,20 @@ describe('harness app-server --driver claude-code', () => {
     // Every main reply is held 1.5 s: the steer is sent while Claude Code waits for the reply after the tool result.
     const prompt = `Run it ${toolDirective('shell', { command: 'echo done' })} [[slow:1500]]`
     const { turn } = await client.startTurn(thread.id, prompt)
-    await client.waitFor('item/completed', (params) => (params.item as { type?: string }).type === 'commandExecution', {
-      timeoutMs: 20_000,
-    })
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await client.waitFor('item/completed', (params) => (params.item as { type?: string }).type === 'commandExecution', REAL)
+    // Claude Code has asked for the reply after the tool result: past the last tool boundary.
+    await waitUntil(() => mainRequests(server).length === 2, 'the request after the tool result', REAL.timeoutMs)
     await client.steer(thread.id, turn.id, 'too late for this turn', 'late-1')
-    const completed = await client.turnCompleted(thread.id, turn.id, 30_000)
+    const completed = await client.turnCompleted(thread.id, turn.id, REAL.timeoutMs)
     expect(completed.turn.status).toBe('completed')
-    const dropped = await client.waitFor('turn/steer/dropped')
+    const dropped = await client.waitFor('turn/steer/dropped', () => true, REAL)
     expect(dropped).toMatchObject({ threadId: thread.id, turnId: turn.id, clientUserMessageId: 'late-1', reason: 'turnCompleted' })
     expect(JSON.stringify(server.requests.map((request) => request.body.messages))).not.toContain('too late for this turn')
     const recorded = readLog(thread.path).filter(
       (event) => event.type === 'message' && event.message.content.some((b) => b.type === 'text' && b.text === 'too late for this turn'),
     )
     expect(recorded).toHaveLength(0)
-  }, 60_000)
+  }, 120_000)
 
   it('two tool calls of one response share one tool boundary: the host is asked once for that step', async () => {
     const asked: HostInputRequest[] = []
@@ -214,9 +220,9 @@ describe('harness app-server --driver claude-code', () => {
       { name: 'mcp__host__shell', input: { command: 'echo two' } },
     ])}]]`
     const { turn } = await client.startTurn(thread.id, `Run both ${both}`)
-    const completed = await client.turnCompleted(thread.id, turn.id, 30_000)
+    const completed = await client.turnCompleted(thread.id, turn.id, REAL.timeoutMs)
     expect(completed.turn.status).toBe('completed')
     expect(mainRequests(server)).toHaveLength(2)
     expect(asked.map((request) => `${request.boundary.kind}:${request.boundary.step}`)).toEqual(['tool:0'])
-  }, 60_000)
+  }, 120_000)
 })

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { type SessionEvent, textOf } from '@harness-kernel/kernel'
+import { lastUserMessage, mainRequests, newInput } from '@harness-kernel/testing'
 import { ompSteering } from '@harness-kernel/transport-omp'
 import { afterEach, describe, expect, it } from 'vitest'
 import { FakeOmpAgent } from '../../../../transports/omp/test/fake-omp.js'
 import { steeringTool, texts } from '../../../../transports/omp/test/helpers.js'
 import { type DriverHarness, driverHarness, readLog, toolDirective } from '../support/driver-harness.js'
-import { lastUserBlocks, lastUserMessage, mainRequests } from '../support/fake-anthropic.js'
 
 let current: DriverHarness | undefined
 afterEach(async () => {
@@ -39,8 +39,8 @@ describe('ompSteering on the Claude Code driver', () => {
     expect(result.lastAssistantMessage).toMatch(/^FINAL reply to request #\d+$/)
     const main = mainRequests(current.server)
     expect(main).toHaveLength(2)
-    const blocks = lastUserBlocks(main[1]!)
-    const toolResult = blocks.indexOf('tool_result:worked')
+    const blocks = newInput(main[1]!)
+    const toolResult = blocks.indexOf('output:worked')
     const steer = blocks.findIndex((block) => block.includes('please also add tests'))
     expect(toolResult).toBeGreaterThanOrEqual(0)
     expect(steer).toBeGreaterThan(toolResult)

@@ -1,6 +1,6 @@
+import { newInput, type RecordedRequest, userTexts } from '@harness-kernel/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type CodexHarness, codexHarness, readLog } from '../support/driver-harness.js'
-import { newInput, type RecordedRequest, userTexts } from '../support/fake-responses.js'
 import { parkDirective, parkTool } from '../support/park-tool.js'
 import { isNotification, wireLog } from '../support/wire.js'
 

@@ -1,8 +1,9 @@
 import type { SteerOutcome, SteerReceipt } from '@harness-kernel/kernel'
+import { userTexts } from '@harness-kernel/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type CodexHarness, codexHarness, readLog } from '../support/driver-harness.js'
-import { userTexts } from '../support/fake-responses.js'
 import { parkBatch, parkDirective, parkTool } from '../support/park-tool.js'
+import { waitUntil } from '../support/waits.js'
 import { wireLog } from '../support/wire.js'
 
 // Observed against Codex 0.169.0 (`codex app-server`).
@@ -46,6 +47,7 @@ describe('steering stress on the Codex driver', () => {
     // steer makes Codex drop the response in flight and sample again (observed), so each turn's burst ends.
     const statuses: string[] = []
     const timers: NodeJS.Timeout[] = []
+    let unfired = 0
     // Which turns are interrupted is fixed, and each is interrupted while its first call is parked, so it ends
     // `interrupted` whatever the machine's speed (a timer could fire after the turn, or in the next one).
     const interrupted = new Set([2, 6, 10])
@@ -59,12 +61,20 @@ describe('steering stress on the Codex driver', () => {
             : `Turn ${turn} [[stream:6:40]]`
       const firstCall = park.calls.length
       const running = session.run(prompt)
-      for (let k = Math.floor(random() * 6); k > 0; k--) timers.push(setTimeout(steer, random() * 350))
+      for (let k = Math.floor(random() * 6); k > 0; k--) {
+        unfired++
+        timers.push(
+          setTimeout(() => {
+            unfired--
+            steer()
+          }, random() * 350),
+        )
+      }
       if (interrupted.has(turn)) void park.parked(firstCall).then(() => session.interrupt('stress interrupt'))
       statuses.push((await running).status)
       await session.idle()
     }
-    await new Promise((resolve) => setTimeout(resolve, 400))
+    await waitUntil(() => unfired === 0, 'the last steers of the bursts')
     // Whatever is still queued (after an interrupt, nothing starts by itself) goes with one last turn.
     await session.run('Drain')
     await session.idle()

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { definePlugin, defineTool, type Plugin } from '@harness-kernel/kernel'
+import { newInput, type RecordedRequest, toolsOf, userTexts } from '@harness-kernel/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { codexDriver, codexExecutable } from '../../src/index.js'
 import { type CodexHarness, callDirective, codexHarness, readLog } from '../support/driver-harness.js'
-import { newInput, type RecordedRequest, toolsOf, userTexts } from '../support/fake-responses.js'
 import { wireLog } from '../support/wire.js'
 
 // Observed against Codex 0.169.0 (`codex app-server`), the native binary of @openai/codex 0.169.0.
@@ -41,7 +41,7 @@ describe('drivers.md §4 item 15: kernel tools are Codex dynamic tools', () => {
     expect(wire.sent('initialize')[0]?.params).toMatchObject({ capabilities: { experimentalApi: true } })
     const declared = (wire.sent('thread/start')[0]?.params?.dynamicTools as { name: string; inputSchema: unknown }[]) ?? []
     const shell = declared.find((tool) => tool.name === 'shell')
-    const offered = request(0).body.tools?.find((tool) => tool.name === 'shell')
+    const offered = request(0).body.tools?.find((tool: { name?: string }) => tool.name === 'shell')
     // Codex 0.169.0 passes the schema on in the subset it models: `$schema` and numeric/length bounds are dropped
     // (observed in every run); the kernel still validates a call's input against the full schema.
     expect(offered).toMatchObject({ type: 'function', name: 'shell', strict: false, parameters: withoutKeys(shell?.inputSchema, DROPPED) })

@@ -2,13 +2,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createKernel, type Kernel, type Plugin, type SessionEvent, useDriver } from '@harness-kernel/kernel'
+import { type FakeOpenAI, startFakeOpenAI } from '@harness-kernel/testing'
 import { tools } from '@harness-kernel/tools'
 import { type CodexDriverOptions, codexDriver } from '../../src/index.js'
-import { type FakeResponses, startFakeResponses } from './fake-responses.js'
 
 export interface CodexHarness {
   kernel: Kernel
-  server: FakeResponses
+  server: FakeOpenAI
   dir: string
   options: CodexDriverOptions
   dispose(): Promise<void>
@@ -18,12 +18,12 @@ export interface CodexHarness {
  * The driver's options for a fake Responses server: its provider, no retries, and an isolated HOME (with the
  * isolated CODEX_HOME the driver makes), so nothing of this machine's shell or Codex config takes part.
  */
-export function codexOptions(server: { url: string }, dir: string, extra: CodexDriverOptions = {}): CodexDriverOptions {
+export function codexOptions(server: { baseURL: string }, dir: string, extra: CodexDriverOptions = {}): CodexDriverOptions {
   const home = join(dir, 'home')
   mkdirSync(home, { recursive: true })
   return {
     model: 'gpt-5.1-codex',
-    provider: { baseUrl: server.url, envKey: 'FAKE_RESPONSES_KEY', requestMaxRetries: 0, streamMaxRetries: 0 },
+    provider: { baseUrl: server.baseURL, envKey: 'FAKE_RESPONSES_KEY', requestMaxRetries: 0, streamMaxRetries: 0 },
     ...extra,
     env: { HOME: home, FAKE_RESPONSES_KEY: 'fake-key', TMPDIR: tmpdir(), ...extra.env },
   }
@@ -32,7 +32,7 @@ export function codexOptions(server: { url: string }, dir: string, extra: CodexD
 /** A kernel on the Codex driver against a fake Responses API, in a temporary folder of its own. */
 export async function codexHarness(options: { plugins?: Plugin[]; driver?: CodexDriverOptions; dir?: string } = {}): Promise<CodexHarness> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'hk-codex-driver-'))
-  const server = await startFakeResponses()
+  const server = await startFakeOpenAI()
   const driverOptions = codexOptions(server, dir, options.driver)
   const kernel = createKernel([useDriver(codexDriver(driverOptions)), tools(), ...(options.plugins ?? [])], { cwd: dir })
   return {

@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AppServerClient, type AppServerClientOptions, type HostInputRequest } from '@harness-kernel/app-server'
+import { type FakeOpenAI, newInput, type RecordedRequest, startFakeOpenAI } from '@harness-kernel/testing'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { codexSchema } from '../../../../transports/app-server/test/support/codex-schema.js'
 import { callDirective, readLog } from '../support/driver-harness.js'
-import { type FakeResponses, newInput, type RecordedRequest, startFakeResponses } from '../support/fake-responses.js'
 
 // `harness app-server --driver codex`: a Codex App Server host drives the kernel, whose turns run inside the real
 // Codex 0.169.0. Two App Servers in a row, both real child processes.
@@ -18,7 +18,7 @@ beforeAll(() => {
 
 interface Running {
   client: AppServerClient
-  server: FakeResponses
+  server: FakeOpenAI
   dir: string
 }
 
@@ -33,9 +33,12 @@ afterEach(async () => {
   expect(codexSchema.take()).toEqual([])
 })
 
+/** The bound of a wait on a real Codex: its start and replies are slow on a loaded machine. */
+const REAL = { timeoutMs: 60_000 }
+
 /** A fake Responses API, and the app server on the Codex driver pointed at it (private homes). */
 async function serve(options: AppServerClientOptions = {}): Promise<Running> {
-  const server = await startFakeResponses()
+  const server = await startFakeOpenAI()
   const dir = mkdtempSync(join(tmpdir(), 'hk-codex-app-server-'))
   const workspace = join(dir, 'workspace')
   mkdirSync(workspace)
@@ -43,7 +46,7 @@ async function serve(options: AppServerClientOptions = {}): Promise<Running> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOME: join(dir, 'home'),
-    OPENAI_BASE_URL: server.url,
+    OPENAI_BASE_URL: server.baseURL,
     OPENAI_API_KEY: 'fake-key',
     CODEX_HOME: join(dir, 'codex'),
     HARNESS_HOME: join(dir, 'harness'),
@@ -76,15 +79,18 @@ describe('harness app-server --driver codex', () => {
   })
 
   it('a turn/steer sent while a kernel tool runs is folded into the same turn, after the tool output', async () => {
-    const { client, server } = await serve()
+    const { client, server, dir } = await serve()
     await client.initialize()
     const { thread } = await client.startThread()
-    const { turn } = await client.startTurn(thread.id, `Run it ${callDirective('shell', { command: 'sleep 1; echo done' })}`)
-    await client.waitFor('item/started', (params) => (params.item as { type?: string }).type === 'commandExecution', { timeoutMs: 20_000 })
+    // The command finishes once the test has steered.
+    const command = 'until [ -e steered ]; do sleep 0.02; done; echo done'
+    const { turn } = await client.startTurn(thread.id, `Run it ${callDirective('shell', { command })}`)
+    await client.waitFor('item/started', (params) => (params.item as { type?: string }).type === 'commandExecution', REAL)
     const steered = await client.steer(thread.id, turn.id, 'also check the docs', 'steer-1')
     expect(steered).toEqual({ turnId: turn.id })
+    writeFileSync(join(dir, 'workspace', 'steered'), '')
 
-    const completed = await client.turnCompleted(thread.id, turn.id, 30_000)
+    const completed = await client.turnCompleted(thread.id, turn.id, REAL.timeoutMs)
     expect(completed.turn.status).toBe('completed')
     expect(server.requests).toHaveLength(2)
     expect(newInput(server.requests[1] as RecordedRequest)).toEqual(['output:done', 'user:also check the docs'])
@@ -105,7 +111,7 @@ describe('harness app-server --driver codex', () => {
       transport: 'app-server',
     })
     expect(events.filter((event) => event.type === 'turn/end')).toEqual([expect.objectContaining({ status: 'completed' })])
-  }, 60_000)
+  }, 120_000)
 
   it('host input answered at the tool boundary is recorded once and reaches the model right after the tool output', async () => {
     const asked: HostInputRequest[] = []
@@ -118,14 +124,14 @@ describe('harness app-server --driver codex', () => {
     await client.initialize({ hostInput: {} })
     const { thread } = await client.startThread()
     const { turn } = await client.startTurn(thread.id, `Run it ${callDirective('shell', { command: 'echo done' })}`)
-    const completed = await client.turnCompleted(thread.id, turn.id, 30_000)
+    const completed = await client.turnCompleted(thread.id, turn.id, REAL.timeoutMs)
     expect(completed.turn.status).toBe('completed')
 
     // Asked at each boundary Codex reached (wire steps count from 0): the parked call, the sampling after its output,
     // the final answer; never at the turn start.
     expect(asked.map((request) => `${request.boundary.kind}:${request.boundary.step}`)).toEqual(['tool:0', 'sampling:1', 'final:1'])
     expect(asked[0]).toEqual({ threadId: thread.id, turnId: turn.id, boundary: { kind: 'tool', step: 0 } })
-    const accepted = await client.waitFor('turn/hostInput/accepted', (params) => (params.items as unknown[]).length > 0)
+    const accepted = await client.waitFor('turn/hostInput/accepted', (params) => (params.items as unknown[]).length > 0, REAL)
     expect(accepted).toMatchObject({ threadId: thread.id, turnId: turn.id, items: [{ index: 0, status: 'recorded' }] })
     expect(newInput(server.requests[1] as RecordedRequest)).toEqual(['output:done', 'user:the host adds this'])
     const recorded = readLog(thread.path).filter(
@@ -133,5 +139,5 @@ describe('harness app-server --driver codex', () => {
     )
     expect(recorded).toHaveLength(1)
     expect(client.notifications.filter((entry) => entry.method === 'turn/completed')).toHaveLength(1)
-  }, 60_000)
+  }, 120_000)
 })

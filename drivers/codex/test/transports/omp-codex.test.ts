@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { type SessionEvent, textOf } from '@harness-kernel/kernel'
+import { newInput, type RecordedRequest } from '@harness-kernel/testing'
 import { ompSteering } from '@harness-kernel/transport-omp'
 import { afterEach, describe, expect, it } from 'vitest'
 import { FakeOmpAgent } from '../../../../transports/omp/test/fake-omp.js'
 import { steeringTool, texts } from '../../../../transports/omp/test/helpers.js'
 import { type CodexHarness, callDirective, codexHarness, readLog } from '../support/driver-harness.js'
-import { newInput, type RecordedRequest } from '../support/fake-responses.js'
 
 // Observed against Codex 0.169.0 (`codex app-server`).
 let current: CodexHarness | undefined

@@ -1,0 +1,39 @@
+export type { ChatMessage, ContentBlock, InputItem, MessageParam, ModelApi } from './api-types.js'
+export { directiveReply } from './directives.js'
+export type { FakeModelServer, FakeModelServerOptions, ServerEvent } from './fake-model-server.js'
+export { type Gate, gate } from './gate.js'
+export type { RecordedRequest } from './recorded-request.js'
+export type {
+  DisconnectReply,
+  ErrorReply,
+  FramesReply,
+  HttpReply,
+  MessageReply,
+  NoAnswerReply,
+  OtherReply,
+  Reply,
+  ToolCallReply,
+} from './reply.js'
+export { isMessageReply } from './reply.js'
+export { apiError, json, plain, type SseOptions, sse } from './reply-builders.js'
+export {
+  itemText,
+  lastUserMessage,
+  mainRequests,
+  newInput,
+  type RequestLike,
+  toolCallReplies,
+  toolsOf,
+  userTexts,
+} from './request-views.js'
+export { type FakeAnthropic, startFakeAnthropic } from './start-fake-anthropic.js'
+export { type FakeOpenAI, startFakeOpenAI } from './start-fake-openai.js'
+export { createTempProject, type TempProject, type TempProjectOptions } from './temp-project.js'
+export {
+  readSessionEvents,
+  runKernelTurn,
+  startTestKernel,
+  type TestKernel,
+  type TestKernelOptions,
+  type TurnOutcome,
+} from './test-kernel.js'
