@@ -61,7 +61,8 @@ async function groupOfChild(count: number): Promise<{ pgid: number; members: num
   const deadline = Date.now() + 10_000
   while (Date.now() < deadline) {
     for (const stat of allProcesses()) {
-      if (!runnerParents().includes(stat.ppid) || stat.pgid !== stat.pid) continue
+      // The launcher leads a group of its own, which holds each child it forks until the child's setsid().
+      if (!runnerParents().includes(stat.ppid) || stat.pgid !== stat.pid || stat.pid === testLauncher.pid) continue
       const members = liveMembers(stat.pgid)
       if (members.length >= count) return { pgid: stat.pgid, members }
     }

@@ -117,7 +117,7 @@ describe('drivers.md §4 item 18: a steer while the model streams', () => {
     } else {
       // The turn ended first: the next turn carried it.
       await session.idle()
-      expect(turns).toHaveLength(2)
+      expect(wire.received('turn/completed')).toHaveLength(2)
     }
     expect(timesInHistory(server.requests, text)).toBe(1)
   })

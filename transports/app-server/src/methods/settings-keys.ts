@@ -14,6 +14,7 @@ export const SETTINGS_KEYS = [
   'modelRetry',
   'fsync',
   'maxToolOutputBytes',
+  'processRunner',
 ] as const
 export type SettingsKey = (typeof SETTINGS_KEYS)[number]
 
@@ -44,6 +45,7 @@ const checks: Record<SettingsKey, Check> = {
   }),
   fsync: oneOf(['steering', 'always', 'never']),
   maxToolOutputBytes: integerAtLeast(1),
+  processRunner: oneOf(['launcher', 'in-process']),
 }
 
 /** The first problem of a whole settings object, or undefined when every key is known and every value fits. */
