@@ -128,7 +128,17 @@ describe('model/list', () => {
 })
 
 describe('config/read, config/value/write, config/batchWrite', () => {
-  const KEYS = ['model', 'driver', 'system', 'sessionsDir', 'maxStopContinuations', 'modelRetry', 'fsync', 'maxToolOutputBytes', 'processRunner']
+  const KEYS = [
+    'model',
+    'driver',
+    'system',
+    'sessionsDir',
+    'maxStopContinuations',
+    'modelRetry',
+    'fsync',
+    'maxToolOutputBytes',
+    'processRunner',
+  ]
   const validation = { config_write_error_code: 'configValidationError' }
 
   it('reads the settings file of the harness home: every known key, null until set; no file is version sha256 of {}', async () => {
@@ -220,7 +230,8 @@ describe('config/read, config/value/write, config/batchWrite', () => {
     const { client, home } = await start()
     await client.request('config/value/write', { keyPath: 'fsync', value: 'never', mergeStrategy: 'replace' })
     const before = readFileSync(join(home, 'config.json'), 'utf8')
-    const known = '`model`, `driver`, `system`, `sessionsDir`, `maxStopContinuations`, `modelRetry`, `fsync`, `maxToolOutputBytes`, `processRunner`'
+    const known =
+      '`model`, `driver`, `system`, `sessionsDir`, `maxStopContinuations`, `modelRetry`, `fsync`, `maxToolOutputBytes`, `processRunner`'
     await expect(
       client.request('config/value/write', { keyPath: 'approval_policy', value: 'never', mergeStrategy: 'replace' }),
     ).rejects.toEqual(
