@@ -216,12 +216,13 @@ export async function loopBench(options: { steps: number; runs: number; every: n
   for (const run of [...runs, ...memoryRuns]) {
     if (run.status !== 'completed' || run.steps !== options.steps) throw new Error(`loop: run ended ${run.status} after ${run.steps} steps`)
   }
-  // Per mode, the timed run with the median total time, and the memory run with the median heap growth.
+  // Per mode, the timed run with the median µs/step (a total is swayed by a few long pauses), and the memory run with
+  // the median heap growth.
   const median = <T>(list: T[], by: (item: T) => number) => [...list].sort((a, b) => by(a) - by(b))[list.length >> 1]!
   const picked = modes.map((fsync) => ({
     run: median(
       runs.filter((run) => run.fsync === fsync),
-      (run) => run.totalMs,
+      (run) => run.perStepUs.median,
     ),
     memory: median(
       memoryRuns.filter((run) => run.fsync === fsync),
@@ -265,7 +266,7 @@ export async function loopBench(options: { steps: number; runs: number; every: n
       `${fmt(memory.heapLeftAfterDispose / 1024)} KB`,
     ]),
     notes: [
-      `Per mode, the median (by total time) of ${options.runs * TIMED_PER_ROUND.never} timed runs (${options.runs * TIMED_PER_ROUND.always} with \`always\`). ` +
+      `Per mode, the median (by µs/step median) of ${options.runs * TIMED_PER_ROUND.never} timed runs (${options.runs * TIMED_PER_ROUND.always} with \`always\`). ` +
         'Per-step time is between consecutive `step/start` events ' +
         '(the last step ends at `turn/end`). "Waiting for a CPU" is the time the main thread was runnable but not running ' +
         '(Linux schedstat) over the timed run, per step: what other processes on the machine took. After all timed runs come ' +
