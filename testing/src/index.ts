@@ -2,6 +2,7 @@ export type { ChatMessage, ContentBlock, InputItem, MessageParam, ModelApi } fro
 export { directiveReply } from './directives.js'
 export type { FakeModelServer, FakeModelServerOptions, ServerEvent } from './fake-model-server.js'
 export { type Gate, gate } from './gate.js'
+export { pidIn, processAlive, untilExited, waitForExit, waitForPids } from './processes.js'
 export type { RecordedRequest } from './recorded-request.js'
 export type {
   DisconnectReply,
@@ -37,3 +38,4 @@ export {
   type TestKernelOptions,
   type TurnOutcome,
 } from './test-kernel.js'
+export { WAIT_BOUND_MS, type WaitUntilOptions, waitUntil } from './wait-until.js'

@@ -8,9 +8,9 @@ import {
   type ProcessRunOptions,
   type ProcessRunResult,
 } from '@harness-kernel/kernel'
+import { processAlive, waitUntil } from '@harness-kernel/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type HookCommandSpec, runHookCommand, runHookCommands } from '../src/index.js'
-import { processAlive, waitUntil } from './waits.js'
 
 // The real-process tests run in this process's runner and through the kernel's default, the process launcher; each
 // in a folder of its own (their commands meet through files in the cwd).

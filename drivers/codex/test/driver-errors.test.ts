@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process'
-import { newInput, type RecordedRequest, userTexts } from '@harness-kernel/testing'
+import { newInput, type RecordedRequest, userTexts, waitUntil } from '@harness-kernel/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type CodexHarness, callDirective, codexHarness, readLog } from './support/driver-harness.js'
 import { parkDirective, parkTool } from './support/park-tool.js'
-import { waitUntil } from './support/waits.js'
 import { wireLog } from './support/wire.js'
 
 // Observed against Codex 0.169.0 (`codex app-server`).
@@ -90,7 +89,7 @@ describe('a Codex that fails', () => {
     // Codex stops reading: the steer gets no answer by its deadline.
     process.kill(pid as number, 'SIGSTOP')
     const receipt = session.steer('STEER into a stalled Codex')
-    await waitUntil(() => ambiguous(session.transcriptPath), 'the steer to be reported ambiguous')
+    await waitUntil(() => ambiguous(session.transcriptPath), 'the steer to be reported ambiguous', { boundMs: 60_000 })
     process.kill(pid as number, 'SIGCONT')
     call.release()
     const result = await running
@@ -118,7 +117,7 @@ describe('a Codex that fails', () => {
     const [pid] = appServers()
     process.kill(pid as number, 'SIGSTOP')
     const receipt = session.steer('STEER lost with Codex')
-    await waitUntil(() => ambiguous(session.transcriptPath), 'the steer to be reported ambiguous')
+    await waitUntil(() => ambiguous(session.transcriptPath), 'the steer to be reported ambiguous', { boundMs: 60_000 })
     process.kill(pid as number, 'SIGKILL')
     const result = await running
     expect(result.status).toBe('failed')

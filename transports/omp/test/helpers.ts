@@ -79,11 +79,4 @@ export const texts = (messages: readonly UserMessage[]): string[] =>
 /** Resolves a macrotask later, once every promise reaction queued so far has run: what was due to settle has. */
 export const settled = () => new Promise((resolve) => setImmediate(resolve))
 
-/** Polls `condition` until it holds; fails after 10 s, a bound for a stuck test, never a measure of speed. */
-export async function waitUntil(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
+export { waitUntil } from '@harness-kernel/testing'

@@ -1,10 +1,10 @@
 import type { HookCallback } from '@anthropic-ai/claude-agent-sdk'
+import { waitUntil } from '@harness-kernel/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ClaudeCodeDriverOptions } from '../../src/index.js'
 import { type DriverHarness, driverHarness, readLog } from '../support/driver-harness.js'
 import { foldVerdict } from '../support/fold.js'
 import { parkBatch, parkDirective, parkTool } from '../support/park-tool.js'
-import { waitUntil } from '../support/waits.js'
 import { type WireOptions, wireQuery } from '../support/wire.js'
 
 // Observed against Claude Code 2.1.332 (Agent SDK 0.3.332).
@@ -109,7 +109,7 @@ describe('drivers.md §4 item 7: input while the model streams its final answer'
   it('is not submitted during the stream; it starts the next turn after `result`, exactly once', async () => {
     const { wire, session, server } = await setup()
     const running = session.run('Stream please [[stream:8:60]]')
-    await waitUntil(() => server.events.some((event) => event.ev === 'start'), 'the stream to start')
+    await waitUntil(() => server.events.some((event) => event.ev === 'start'), 'the stream to start', { boundMs: 60_000 })
     const receipt = session.steer('STEER during the stream')
     const first = await running
     expect(first.status).toBe('completed')

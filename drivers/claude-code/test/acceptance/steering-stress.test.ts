@@ -1,8 +1,8 @@
 import type { SteerOutcome, SteerReceipt } from '@harness-kernel/kernel'
+import { waitUntil } from '@harness-kernel/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type DriverHarness, driverHarness, readLog } from '../support/driver-harness.js'
 import { parkBatch, parkDirective, parkTool } from '../support/park-tool.js'
-import { waitUntil } from '../support/waits.js'
 import { wireQuery } from '../support/wire.js'
 
 // Observed against Claude Code 2.1.332 (Agent SDK 0.3.332).
@@ -66,7 +66,7 @@ describe('steering stress on the Claude Code driver', () => {
     // Whatever is still queued (after an interrupt, nothing starts by itself) goes with one last turn.
     await session.run('Drain')
     await session.idle()
-    await waitUntil(() => receipts.every((entry) => entry.settled > 0), 'every receipt to settle')
+    await waitUntil(() => receipts.every((entry) => entry.settled > 0), 'every receipt to settle', { boundMs: 60_000 })
 
     // Steers over 8 turns (60 at most), 3 of them interrupted.
     expect(receipts.length).toBeGreaterThan(20)

@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AppServerClient, type AppServerClientOptions, type HostInputRequest } from '@harness-kernel/app-server'
-import { type FakeAnthropic, mainRequests, newInput, startFakeAnthropic } from '@harness-kernel/testing'
+import { type FakeAnthropic, mainRequests, newInput, startFakeAnthropic, waitUntil } from '@harness-kernel/testing'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { codexSchema } from '../../../../transports/app-server/test/support/codex-schema.js'
 import { isolatedClaudeEnv } from '../support/claude-env.js'
 import { readLog, toolDirective } from '../support/driver-harness.js'
-import { waitUntil } from '../support/waits.js'
 
 /** The built CLI: `harness app-server --driver claude-code` runs as a real child process. */
 const BIN = fileURLToPath(new URL('../../../../cli/dist/bin.js', import.meta.url))
@@ -192,7 +191,7 @@ describe('harness app-server --driver claude-code', () => {
     const { turn } = await client.startTurn(thread.id, prompt)
     await client.waitFor('item/completed', (params) => (params.item as { type?: string }).type === 'commandExecution', REAL)
     // Claude Code has asked for the reply after the tool result: past the last tool boundary.
-    await waitUntil(() => mainRequests(server).length === 2, 'the request after the tool result', REAL.timeoutMs)
+    await waitUntil(() => mainRequests(server).length === 2, 'the request after the tool result', { boundMs: REAL.timeoutMs })
     await client.steer(thread.id, turn.id, 'too late for this turn', 'late-1')
     const completed = await client.turnCompleted(thread.id, turn.id, REAL.timeoutMs)
     expect(completed.turn.status).toBe('completed')

@@ -1,9 +1,8 @@
 import type { SteerOutcome, SteerReceipt } from '@harness-kernel/kernel'
-import { userTexts } from '@harness-kernel/testing'
+import { userTexts, waitUntil } from '@harness-kernel/testing'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type CodexHarness, codexHarness, readLog } from '../support/driver-harness.js'
 import { parkBatch, parkDirective, parkTool } from '../support/park-tool.js'
-import { waitUntil } from '../support/waits.js'
 import { wireLog } from '../support/wire.js'
 
 // Observed against Codex 0.169.0 (`codex app-server`).
@@ -74,7 +73,7 @@ describe('steering stress on the Codex driver', () => {
       statuses.push((await running).status)
       await session.idle()
     }
-    await waitUntil(() => unfired === 0, 'the last steers of the bursts')
+    await waitUntil(() => unfired === 0, 'the last steers of the bursts', { boundMs: 60_000 })
     // Whatever is still queued (after an interrupt, nothing starts by itself) goes with one last turn.
     await session.run('Drain')
     await session.idle()

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import type { Socket } from 'node:net'
 import type { ProcessOutputStream, ProcessRunResult } from '../../process-runner.js'
+import { unknownOutcome } from '../unknown-outcome.js'
 import { frameReader, writeFrame } from './launcher-frames.js'
 import type { LauncherEvent, LauncherRequest } from './launcher-protocol.js'
-import { unknownOutcome } from './unknown-outcome.js'
 
 /** What a run sent to the launcher is told. */
 export interface LaunchedRunHandlers {

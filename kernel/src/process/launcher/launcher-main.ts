@@ -3,9 +3,9 @@ import { Socket } from 'node:net'
 import type { ProcessOutputStream, ProcessRunResult, ProcessStdin } from '../../process-runner.js'
 import { startTicksOf } from '../process-group.js'
 import { runProcess } from '../run-process.js'
+import { unknownOutcome } from '../unknown-outcome.js'
 import { frameReader, writeFrame } from './launcher-frames.js'
 import type { LauncherEvent, LauncherRequest } from './launcher-protocol.js'
-import { unknownOutcome } from './unknown-outcome.js'
 
 /**
  * The process launcher: a small Node process that starts the kernel's commands (`LauncherProcessRunner`). Forking

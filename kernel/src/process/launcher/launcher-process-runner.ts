@@ -4,10 +4,10 @@ import { childEnv } from '../command-line.js'
 import { ExecProcessRunner, type ExecProcessRunnerOptions } from '../exec-process-runner.js'
 import { signalGroup } from '../process-group.js'
 import { type RunnerSettings, runnerSettings } from '../run-process.js'
+import { unknownOutcome } from '../unknown-outcome.js'
 import type { LaunchedRun, RunControl } from './launcher-protocol.js'
 import { ProcessLauncher } from './process-launcher.js'
 import { RemoteStdin } from './remote-stdin.js'
-import { unknownOutcome } from './unknown-outcome.js'
 
 export interface LauncherProcessRunnerOptions extends ExecProcessRunnerOptions {
   /** The launcher the runs go through. Default the process's own, shared by every such runner (`ProcessLauncher.shared()`). */

@@ -1,4 +1,4 @@
-import type { ProcessRunResult } from '../../process-runner.js'
+import type { ProcessRunResult } from '../process-runner.js'
 
 /** The result of a run whose outcome was lost (or that never ran): no exit status, no output, `spawnError` says why. */
 export function unknownOutcome(fields: {
