@@ -36,6 +36,13 @@ export interface ProcessRunOptions {
    * An exception it throws is ignored.
    */
   onStart?: (pid: number, start?: ProcessStart) => void
+  /**
+   * This command line runs again (a hook command): once the run is over, start `<bash> -c <command>` for the next one
+   * with the same cwd and environment, waiting to be told its stdin, so the next run pays no fork and no bash start-up.
+   * Only for bash (`shell` naming bash) without `onStdin`; the command runs as a fresh `bash -c` would. A runner that
+   * cannot do it ignores it.
+   */
+  prestart?: boolean
 }
 
 /** What a runner may know of a child as it started, besides its pid. */

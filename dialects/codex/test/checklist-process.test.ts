@@ -21,8 +21,12 @@ const sh = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'c
 /** Shell text that writes a pid to $HOOK_OUT/<name> whole (the file appears with its line complete). */
 const writePid = (pid: string, name: string) => `echo ${pid} > "$HOOK_OUT/${name}.tmp"; mv "$HOOK_OUT/${name}.tmp" "$HOOK_OUT/${name}"`
 
-/** A tool that returns once the session log holds `count` async hook runs: detached handlers finish mid-turn. */
-const awaitAsyncRuns = (count: number) =>
+/**
+ * A tool that returns once `count` detached hook runs are in the session log: they finish mid-turn. With
+ * `releaseAfterFirst`, it creates that file under $HOOK_OUT once the first run is recorded, so a run waiting for it
+ * completes second as the kernel sees it.
+ */
+const awaitAsyncRuns = (count: number, releaseAfterFirst?: { out: string; file: string }) =>
   definePlugin({
     name: 'await-async-runs',
     setup(kernel) {
@@ -32,6 +36,10 @@ const awaitAsyncRuns = (count: number) =>
           description: 'Returns once the detached hook runs are in the log.',
           inputSchema: z.object({}),
           async execute(_input, { session }) {
+            if (releaseAfterFirst) {
+              await waitForAsyncRuns(session, 1)
+              writeFileSync(join(releaseAfterFirst.out, releaseAfterFirst.file), '')
+            }
             await waitForAsyncRuns(session, count)
             return { output: 'ready', isError: false }
           },
@@ -373,22 +381,24 @@ describe('async handlers (items 43–44)', () => {
 
   it('44: async contexts become separate developer messages just before the next prompt, in completion order; never mid-turn, never waking the session', async () => {
     const context = (text: string) => JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: text } })
+    // Completion order by events, not by sleeps: `first` finishes only after the kernel has recorded `second`'s run (a
+    // file `second` wrote itself could let the kernel see `first` exit before `second` on a loaded machine).
+    const release = { out: '', file: 'second-recorded' }
     const h = setup({
       script: [{ tool_calls: [{ name: 'await_async_runs', input: {} }] }, { text: 'one' }, { text: 'two' }],
-      plugins: [awaitAsyncRuns(2)],
+      plugins: [awaitAsyncRuns(2, release)],
       hooks: {
         UserPromptSubmit: [
           { hooks: [rec('UserPromptSubmit', 'first', { async: true }), rec('UserPromptSubmit', 'second', { async: true })] },
         ],
       },
       responses: {
-        // Completion order by a file, not by sleeps: `first` finishes only after `second` has.
-        'UserPromptSubmit-first.1.waitfor': 'second-done',
+        'UserPromptSubmit-first.1.waitfor': 'second-recorded',
         'UserPromptSubmit-first.1.stdout': context('finished second'),
         'UserPromptSubmit-second.1.stdout': context('finished first'),
-        'UserPromptSubmit-second.1.touch': 'second-done',
       },
     })
+    release.out = h.out
     const session = await h.kernel.startSession()
     await session.run('first prompt')
     // Both were ready during the tool call: the turn's second request does not carry them.

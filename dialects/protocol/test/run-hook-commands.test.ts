@@ -176,6 +176,8 @@ describe('runHookCommands (fake runner)', () => {
         env: { A: '1' },
         signal,
         maxOutputBytes: 9,
+        // A hook's command runs again: its next shell may be started ahead of time.
+        prestart: true,
         // Watches stderr for its head (the runner keeps the tail).
         onOutput: expect.any(Function),
       },

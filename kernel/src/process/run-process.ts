@@ -10,6 +10,7 @@ import { childEnv, commandLine } from './command-line.js'
 import { signalGroup, waitForGroupExit } from './process-group.js'
 import { processStdin } from './process-stdin.js'
 import { describeSpawnError } from './spawn-error.js'
+import { prepareWarmShell, runStarted, takeWarmShell } from './warm-shells/warm-shells.js'
 
 /** What a runner sets for every run (`ExecProcessRunnerOptions`), its defaults filled in. */
 export interface RunnerSettings {
@@ -63,9 +64,11 @@ export async function runProcess(
   if (options.signal?.aborted) return finish({ aborted: true })
 
   const { file, args } = commandLine(options)
+  const env = childEnv(options)
+  const warm = takeWarmShell(file, args, env, options)
   let child: Child
   try {
-    child = startChild(file, args, options)
+    child = (warm as Child | undefined) ?? startChild(file, args, env, options)
   } catch (error) {
     return finish({ spawnError: await describeSpawnError(error, file, options.cwd) })
   }
@@ -76,6 +79,7 @@ export async function runProcess(
     return finish({ spawnError: await describeSpawnError(error, file, options.cwd) })
   }
 
+  runStarted()
   try {
     options.onStart?.(pid)
   } catch {
@@ -138,12 +142,14 @@ export async function runProcess(
     for (const stream of streams) stream.destroy()
     closeStdin()
   }
+  // The next run of this command line finds its shell started.
+  if (options.prestart) prepareWarmShell(file, args, env, options)
   return finish({ exitCode, signal, pid })
 }
 
 type Child = ChildProcessByStdio<Writable | null, Readable, Readable>
 
-function startChild(file: string, args: string[], options: ProcessRunOptions): Child {
+function startChild(file: string, args: string[], env: Record<string, string | undefined>, options: ProcessRunOptions): Child {
   // Node's pipes are sockets, and bash run with a socket for stdin and no SHLVL (an environment without it: a policy
   // that drops it, a host not started from a shell) takes itself for rshd's and reads ~/.bashrc, which a hook run by
   // Codex or Claude Code never does. So stdin is /dev/null when there is nothing to write, and a payload is read from
@@ -152,7 +158,7 @@ function startChild(file: string, args: string[], options: ProcessRunOptions): C
   try {
     return spawn(file, args, {
       cwd: options.cwd,
-      env: childEnv(options),
+      env,
       // Own process group (setsid), so the whole tree can be signalled through -pid.
       detached: true,
       stdio: [payload ?? (options.onStdin === undefined && options.stdin === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'],

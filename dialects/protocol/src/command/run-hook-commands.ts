@@ -30,6 +30,8 @@ export function hookCommandRunOptions(spec: HookCommandSpec): ProcessRunOptions 
     cwd: spec.cwd,
     stdin: spec.stdin,
     timeoutMs: spec.timeoutMs,
+    // A hook's command runs again at its event's next occurrence: its shell can be started before it is needed.
+    prestart: true,
   }
   if (spec.args !== undefined) options.args = spec.args
   if (spec.env !== undefined) options.env = spec.env

@@ -139,6 +139,7 @@ function launchedRun(options: ProcessRunOptions): LaunchedRun {
   if (options.timeoutMs !== undefined) run.timeoutMs = options.timeoutMs
   if (options.maxOutputBytes !== undefined) run.maxOutputBytes = options.maxOutputBytes
   if (options.killGraceMs !== undefined) run.killGraceMs = options.killGraceMs
+  if (options.prestart !== undefined) run.prestart = options.prestart
   return run
 }
 

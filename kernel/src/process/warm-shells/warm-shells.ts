@@ -1,0 +1,248 @@
+import { type ChildProcessByStdio, spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import type { Readable, Writable } from 'node:stream'
+import type { ProcessRunOptions } from '../../process-runner.js'
+import { signalGroup } from '../process-group.js'
+
+/**
+ * Bash started ahead of time for a command that runs again (`prestart`: hook commands). A fork + exec of bash is most
+ * of what a trivial hook costs. So once a run of `/bin/bash -c <command>` is over, the same argv is started again, with
+ * the same cwd and environment plus `BASH_ENV` naming a script that waits on fd 3: bash reads `BASH_ENV` before it runs
+ * the `-c` command. The next run sends the path of its stdin on fd 3; the script points stdin at it, closes fd 3,
+ * unsets `BASH_ENV` and returns, and bash runs the command as a fresh `bash -c` would: the same $0, flags, SHLVL, PWD,
+ * $_, environment and error texts. Only `declare -p` before the first command tells the difference (`BASH_ARGC` and
+ * `PIPESTATUS` are set).
+ *
+ * `spawn` blocks this thread until the child has exec'd, so a shell is started right after the next run of any command
+ * has started (that run goes on meanwhile), or once the process has had nothing to start for `PREPARE_AFTER_MS`. One
+ * shell waits per command line (argv, cwd, environment), at most `WARM_LIMIT` in all, each for at most `IDLE_MS`; they
+ * hold no reference on the event loop, and one whose fd 3 closes (its owner exited) exits without running anything.
+ */
+const WARM_LIMIT = 8
+const IDLE_MS = 120_000
+const PREPARE_AFTER_MS = 20
+
+const WAIT_SCRIPT = `__harness_warm_shell() {
+  local stdin
+  IFS= read -r stdin <&3 || exit 0
+  exec 0<"\${stdin:-/dev/null}"
+  printf . >&3
+  exec 3<&-
+  unset -v BASH_ENV
+  unset -f __harness_warm_shell
+  : "$1"
+}
+__harness_warm_shell "$_"
+`
+
+export type WarmChild = ChildProcessByStdio<null, Readable, Readable>
+
+interface ShellLine {
+  key: string
+  file: string
+  args: readonly string[]
+  cwd: string
+  env: Record<string, string | undefined>
+}
+
+interface WarmShell {
+  child: WarmChild
+  control: Readable & Writable
+  /** The cwd's device and inode when the shell started: a folder replaced since then is not the run's. */
+  cwdIdentity: string
+  idle: NodeJS.Timeout
+}
+
+let scriptPath: string | undefined
+const waiting = new Map<string, WarmShell>()
+const toPrepare = new Map<string, ShellLine>()
+let prepareTimer: NodeJS.Timeout | undefined
+
+/** Whether runs of this command line can be prestarted: bash by that name, run with `-c`, `BASH_ENV` ours to set. */
+function eligible(file: string, args: readonly string[], env: Record<string, string | undefined>, options: ProcessRunOptions): boolean {
+  return (
+    options.prestart === true &&
+    options.onStdin === undefined &&
+    basename(file) === 'bash' &&
+    args[0] === '-c' &&
+    env.BASH_ENV === undefined &&
+    env.POSIXLY_CORRECT === undefined &&
+    !(env.SHELLOPTS ?? '').split(':').includes('posix')
+  )
+}
+
+function keyOf(file: string, args: readonly string[], cwd: string, env: Record<string, string | undefined>): string {
+  const entries = Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)
+  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return JSON.stringify([file, args, cwd, entries])
+}
+
+function cwdIdentity(cwd: string): string | undefined {
+  try {
+    const stat = statSync(cwd)
+    return `${stat.dev}:${stat.ino}`
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The shell waiting for this command line, if there is one and it can still run it (it leaves the pool), already told
+ * its stdin: a file it opens by name, removed once it says it has. Undefined: start the run cold.
+ */
+export function takeWarmShell(
+  file: string,
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  options: ProcessRunOptions,
+): WarmChild | undefined {
+  if (!eligible(file, args, env, options)) return undefined
+  const key = keyOf(file, args, options.cwd, env)
+  const shell = waiting.get(key)
+  if (shell === undefined) return undefined
+  const { child, control } = shell
+  if (child.exitCode !== null || child.signalCode !== null || cwdIdentity(options.cwd) !== shell.cwdIdentity) {
+    waiting.delete(key)
+    discard(shell)
+    return undefined
+  }
+  const path = options.stdin === undefined ? '' : payloadPath(options.stdin)
+  if (path === undefined) return undefined
+  waiting.delete(key)
+  clearTimeout(shell.idle)
+  child.removeAllListeners('exit')
+  child.ref()
+  for (const stream of [child.stdout, child.stderr, control]) (stream as { ref?: () => void }).ref?.()
+  if (path !== '') {
+    let removed = false
+    const remove = () => {
+      if (removed) return
+      removed = true
+      try {
+        unlinkSync(path)
+      } catch {
+        // Already gone.
+      }
+    }
+    control.once('data', remove)
+    control.once('close', remove)
+  }
+  control.end(`${path}\n`)
+  return child
+}
+
+/** Asks for a shell for the next run of this command line, unless one already waits or it cannot be prestarted. */
+export function prepareWarmShell(
+  file: string,
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  options: ProcessRunOptions,
+): void {
+  if (!eligible(file, args, env, options)) return
+  const key = keyOf(file, args, options.cwd, env)
+  if (waiting.has(key)) return
+  toPrepare.set(key, { key, file, args, cwd: options.cwd, env })
+  if (prepareTimer === undefined) {
+    prepareTimer = setTimeout(startPrepared, PREPARE_AFTER_MS)
+    prepareTimer.unref()
+  }
+}
+
+/** A run has just started: the shells asked for start now, while it runs. */
+export function runStarted(): void {
+  if (toPrepare.size > 0) setImmediate(startPrepared)
+}
+
+function startPrepared(): void {
+  clearTimeout(prepareTimer)
+  prepareTimer = undefined
+  const lines = [...toPrepare.values()]
+  toPrepare.clear()
+  for (const line of lines) start(line)
+}
+
+function start(line: ShellLine): void {
+  if (waiting.has(line.key)) return
+  const identity = cwdIdentity(line.cwd)
+  if (identity === undefined) return
+  let child: WarmChild
+  try {
+    child = spawn(line.file, line.args, {
+      cwd: line.cwd,
+      env: { ...line.env, BASH_ENV: waitScript() },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    }) as unknown as WarmChild
+  } catch {
+    return
+  }
+  child.on('error', () => {})
+  const control = child.stdio[3] as (Readable & Writable) | null
+  if (child.pid === undefined || control === null) return
+  control.on('error', () => {})
+  const shell: WarmShell = {
+    child,
+    control,
+    cwdIdentity: identity,
+    idle: setTimeout(() => {
+      if (waiting.get(line.key) === shell) waiting.delete(line.key)
+      discard(shell)
+    }, IDLE_MS),
+  }
+  shell.idle.unref()
+  child.unref()
+  for (const stream of [child.stdout, child.stderr, control]) (stream as { unref?: () => void }).unref?.()
+  child.once('exit', () => {
+    if (waiting.get(line.key) === shell) waiting.delete(line.key)
+    clearTimeout(shell.idle)
+    control.destroy()
+  })
+  waiting.set(line.key, shell)
+  while (waiting.size > WARM_LIMIT) {
+    const [oldestKey, oldest] = waiting.entries().next().value as [string, WarmShell]
+    waiting.delete(oldestKey)
+    discard(oldest)
+  }
+}
+
+/** Ends every waiting shell, and forgets the ones asked for. */
+export function discardWarmShells(): void {
+  toPrepare.clear()
+  for (const shell of waiting.values()) discard(shell)
+  waiting.clear()
+}
+
+function discard(shell: WarmShell): void {
+  clearTimeout(shell.idle)
+  // End of file on fd 3 makes it exit without running anything; the kill is for one that does not read it.
+  shell.control.destroy()
+  if (shell.child.pid !== undefined) signalGroup(shell.child.pid, 'SIGKILL')
+}
+
+/** The script `BASH_ENV` names, written once per process into a folder only this user can read. */
+function waitScript(): string {
+  if (scriptPath !== undefined) return scriptPath
+  const folder = mkdtempSync(join(tmpdir(), 'harness-warm-shell-'))
+  const path = join(folder, 'wait.sh')
+  writeFileSync(path, WAIT_SCRIPT, { mode: 0o600 })
+  process.once('exit', () => {
+    discardWarmShells()
+    rmSync(folder, { recursive: true, force: true })
+  })
+  scriptPath = path
+  return path
+}
+
+/** A run's stdin in a file only this user can read; undefined when it cannot be written. */
+function payloadPath(stdin: string | Uint8Array): string | undefined {
+  const path = join(tmpdir(), `harness-stdin-${randomUUID()}`)
+  try {
+    writeFileSync(path, stdin, { mode: 0o600, flag: 'wx' })
+    return path
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { waitUntil } from '@harness-kernel/testing'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { ProcessRunOptions } from '../src/process-runner.js'
+import { launcherFallbacks, processRunners, testLauncher } from './support/process-runners.js'
+
+const base = realpathSync(mkdtempSync(join(tmpdir(), 'hk-warm-shells-')))
+afterAll(() => {
+  testLauncher.close()
+  rmSync(base, { recursive: true, force: true })
+  expect(launcherFallbacks).toEqual([])
+})
+
+/** Pids of live processes whose command line holds `marker` (the runs below put one in their command), or starts with it. */
+function processesWith(marker: string, at: 'anywhere' | 'start' = 'anywhere'): number[] {
+  const found: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+      if (at === 'start' ? cmdline.startsWith(marker) : cmdline.includes(marker)) found.push(Number(entry))
+    } catch {
+      // exited while listed
+    }
+  }
+  return found
+}
+
+/** What a fresh `bash -c` shows of itself, its stdin and its environment. */
+const probe = (marker: string) =>
+  `: ${marker}; echo "0=$0 flags=$- argc=$# underscore=$_ status=$? shlvl=$SHLVL pwd=$PWD line=$LINENO"; echo "exec=$BASH_EXECUTION_STRING" | md5sum; cat; echo; env | grep -c '^BASH_ENV=' ; fds=(/proc/$$/fd/*); echo "fds: \${fds[*]##*/}"`
+
+describe.each(processRunners())('$name: a prestarted bash', ({ runner }) => {
+  const options = (marker: string, extra: Partial<ProcessRunOptions> = {}): ProcessRunOptions => ({
+    command: probe(marker),
+    shell: '/bin/bash',
+    cwd: base,
+    env: { HK_WARM_TEST: '1' },
+    stdin: '{"payload":1}',
+    prestart: true,
+    ...extra,
+  })
+
+  it('runs the next run of the same command line, which sees what a fresh bash -c sees', async () => {
+    const marker = `hk-warm-${randomUUID().slice(0, 8)}`
+    const cold = await runner.run(options(marker))
+    await waitUntil(() => processesWith(marker).length === 1 || undefined, 'the shell started for the next run')
+    const [waiting] = processesWith(marker)
+    const warm = await runner.run(options(marker))
+    expect(warm.pid).toBe(waiting)
+    expect(warm.pid).not.toBe(cold.pid)
+    expect(cold.stdout).toContain('{"payload":1}')
+    expect(cold.stdout).toContain('0=/bin/bash flags=hBc argc=0')
+    expect(warm.stdout).toBe(cold.stdout)
+    expect(warm.stderr).toBe(cold.stderr)
+    expect(warm.exitCode).toBe(0)
+  })
+
+  it('leaves no file of its stdin behind', async () => {
+    const marker = `hk-warm-${randomUUID().slice(0, 8)}`
+    const line = `: ${marker}; readlink /proc/$$/fd/0`
+    await runner.run(options(marker, { command: line }))
+    await waitUntil(() => processesWith(marker).length === 1 || undefined, 'the shell started for the next run')
+    const warm = await runner.run(options(marker, { command: line }))
+    const payload = warm.stdout.trim().replace(/ \(deleted\)$/, '')
+    expect(payload).toContain('harness-stdin-')
+    await waitUntil(() => !existsSync(payload) || undefined, 'the stdin file removed')
+  })
+
+  it('keeps exit codes, syntax errors, no stdin and timeouts as a fresh bash -c has them', async () => {
+    for (const command of ['exit 7', 'if then', 'cat; echo done']) {
+      const marker = `hk-warm-${randomUUID().slice(0, 8)}`
+      const line = `: ${marker}; ${command}`
+      const cold = await runner.run(options(marker, { command: line, stdin: undefined }))
+      await waitUntil(() => processesWith(marker).length === 1 || undefined, 'the shell started for the next run')
+      const warm = await runner.run(options(marker, { command: line, stdin: undefined }))
+      expect({ exitCode: warm.exitCode, stdout: warm.stdout, stderr: warm.stderr }).toEqual({
+        exitCode: cold.exitCode,
+        stdout: cold.stdout,
+        stderr: cold.stderr,
+      })
+    }
+    const marker = `hk-warm-${randomUUID().slice(0, 8)}`
+    const line = `: ${marker}; exec -a ${marker}-sleeping sleep 30`
+    await runner.run(options(marker, { command: line, timeoutMs: 1 }))
+    await waitUntil(() => processesWith(`: ${marker}`).length === 1 || undefined, 'the shell started for the next run')
+    const timedOut = await runner.run(options(marker, { command: line, timeoutMs: 200, killGraceMs: 100 }))
+    expect(timedOut.timedOut).toBe(true)
+    expect(processesWith(`${marker}-sleeping`, 'start')).toEqual([])
+  })
+
+  it('is not used once its folder was replaced, nor for another environment', async () => {
+    const marker = `hk-warm-${randomUUID().slice(0, 8)}`
+    const cwd = join(base, marker)
+    mkdirSync(cwd)
+    await runner.run(options(marker, { cwd }))
+    await waitUntil(() => processesWith(marker).length === 1 || undefined, 'the shell started for the next run')
+    const [waiting] = processesWith(marker)
+    const other = await runner.run(options(marker, { cwd, env: { HK_WARM_TEST: '2' } }))
+    expect(other.pid).not.toBe(waiting)
+    rmSync(cwd, { recursive: true })
+    mkdirSync(cwd)
+    const replaced = await runner.run(options(marker, { cwd }))
+    expect(replaced.pid).not.toBe(waiting)
+    expect(replaced.exitCode).toBe(0)
+    await waitUntil(() => !processesWith(marker).includes(waiting!) || undefined, 'the stale shell gone')
+  })
+
+  it('is not started for /bin/sh, a kept-open stdin, or a run that does not ask for it', async () => {
+    const marker = `hk-warm-${randomUUID().slice(0, 8)}`
+    await runner.run(options(marker, { shell: '/bin/sh', command: `: ${marker}; true` }))
+    await runner.run(options(marker, { command: `: ${marker}; true`, prestart: false }))
+    await runner.run(options(marker, { command: `: ${marker}; cat`, stdin: undefined, onStdin: (stdin) => stdin.end() }))
+    // A prestarted run of another line, started after these: once it is waiting, those would have been too.
+    const after = `hk-warm-${randomUUID().slice(0, 8)}`
+    await runner.run(options(after, { command: `: ${after}; true` }))
+    await waitUntil(() => processesWith(after).length === 1 || undefined, 'the shell started for the next run')
+    expect(processesWith(marker)).toEqual([])
+  })
+})
