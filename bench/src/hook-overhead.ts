@@ -83,7 +83,9 @@ function runnerVariants(shell: string, options: ProcessRunOptions & { stdin: str
           cwd,
           stdin,
           timeoutMs: options.timeoutMs ?? 600_000,
-          ...(options.env ? { env: options.env } : {}),
+          // A command line of its own: hooks' shells are prestarted per command line, and the dialect row's must not
+          // be taken by this row's runs (the two share the launcher).
+          env: { ...options.env, HK_BENCH_ROW: 'runHookCommands' },
         },
       ]),
   }
