@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { waitUntil } from '@harness-kernel/testing'
@@ -86,12 +86,19 @@ describe.each(processRunners())('$name: a prestarted bash', ({ runner }) => {
       })
     }
     const marker = `hk-warm-${randomUUID().slice(0, 8)}`
-    const line = `: ${marker}; exec -a ${marker}-sleeping sleep 30`
-    await runner.run(options(marker, { command: line, timeoutMs: 1 }))
+    const hang = join(base, `${marker}.hang`)
+    const line = `: ${marker}; if [ -e ${hang} ]; then exec -a ${marker}-sleeping sleep 30; fi`
+    await runner.run(options(marker, { command: line }))
     await waitUntil(() => processesWith(`: ${marker}`).length === 1 || undefined, 'the shell started for the next run')
+    writeFileSync(hang, '')
     const timedOut = await runner.run(options(marker, { command: line, timeoutMs: 200, killGraceMs: 100 }))
     expect(timedOut.timedOut).toBe(true)
     expect(processesWith(`${marker}-sleeping`, 'start')).toEqual([])
+    // A run that hung leaves no shell waiting for its command: once another line's shell is waiting, its would be.
+    const after = `hk-warm-${randomUUID().slice(0, 8)}`
+    await runner.run(options(after, { command: `: ${after}; true` }))
+    await waitUntil(() => processesWith(after).length === 1 || undefined, 'the shell started for the next run')
+    expect(processesWith(`: ${marker}`)).toEqual([])
   })
 
   it('is not used once its folder was replaced, nor for another environment', async () => {

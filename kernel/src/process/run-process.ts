@@ -141,8 +141,9 @@ export async function runProcess(
     // Only a process that left the group (setsid) can still hold a pipe here.
     for (const stream of streams) stream.destroy()
     closeStdin()
-    // The next run of this command line finds its shell started.
-    if (options.prestart) prepareWarmShell(file, args, env, options)
+    // The next run of this command line finds its shell started; not after one that hung or was stopped, which is
+    // no command to keep a process waiting for.
+    if (options.prestart && exited && !timedOut && !aborted) prepareWarmShell(file, args, env, options)
   }
   return finish({ exitCode, signal, pid })
 }
