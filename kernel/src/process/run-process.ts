@@ -79,7 +79,7 @@ export async function runProcess(
     return finish({ spawnError: await describeSpawnError(error, file, options.cwd) })
   }
 
-  runStarted()
+  runStarted({ warm: warm !== undefined })
   try {
     options.onStart?.(pid)
   } catch {

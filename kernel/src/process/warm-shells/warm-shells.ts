@@ -16,8 +16,8 @@ import { signalGroup } from '../process-group.js'
  * $_, environment and error texts. Only `declare -p` before the first command tells the difference (`BASH_ARGC` and
  * `PIPESTATUS` are set).
  *
- * `spawn` blocks this thread until the child has exec'd, so a shell is started right after the next run of any command
- * has started (that run goes on meanwhile), or once the process has had nothing to start for `PREPARE_AFTER_MS`. One
+ * `spawn` blocks this thread until the child has exec'd, so a shell is started right after the next cold run has started
+ * (that run goes on meanwhile), or once the process has had nothing cold to start for `PREPARE_AFTER_MS`. One
  * shell waits per command line (argv, cwd, environment), at most `WARM_LIMIT` in all, each for at most `IDLE_MS`; they
  * hold no reference on the event loop, and one whose fd 3 closes (its owner exited) exits without running anything.
  */
@@ -151,9 +151,12 @@ export function prepareWarmShell(
   }
 }
 
-/** A run has just started: the shells asked for start now, while it runs. */
-export function runStarted(): void {
-  if (toPrepare.size > 0) setImmediate(startPrepared)
+/**
+ * A run has just started: the shells asked for start now, while it runs, unless it is itself a prestarted one, whose
+ * few milliseconds a fork would only lengthen.
+ */
+export function runStarted(run: { warm: boolean }): void {
+  if (!run.warm && toPrepare.size > 0) setImmediate(startPrepared)
 }
 
 function startPrepared(): void {
