@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { waitUntil } from '@harness-kernel/testing'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { ProcessRunOptions } from '../src/process-runner.js'
+import { processesNamed, processesWhere } from './support/marked-processes.js'
 import { launcherFallbacks, processRunners, testLauncher } from './support/process-runners.js'
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'hk-warm-shells-')))
@@ -14,22 +15,8 @@ afterAll(() => {
   expect(launcherFallbacks).toEqual([])
 })
 
-/** Pids of live processes whose command line holds `marker` (the runs below put one in their command), or starts with it. */
-function processesWith(marker: string, at: 'anywhere' | 'start' = 'anywhere'): number[] {
-  const found: number[] = []
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8')
-      if (at === 'start' ? cmdline.startsWith(marker) : cmdline.includes(marker)) found.push(Number(entry))
-    } catch {
-      // exited while listed
-    }
-  }
-  return found
-}
+/** Pids of live processes whose command line holds `marker` (the runs below put one in their command). */
+const processesWith = (marker: string) => processesWhere((cmdline) => cmdline.includes(marker))
 
 /** What a fresh `bash -c` shows of itself, its stdin and its environment. */
 const probe = (marker: string) =>
@@ -93,7 +80,7 @@ describe.each(processRunners())('$name: a prestarted bash', ({ runner }) => {
     writeFileSync(hang, '')
     const timedOut = await runner.run(options(marker, { command: line, timeoutMs: 200, killGraceMs: 100 }))
     expect(timedOut.timedOut).toBe(true)
-    expect(processesWith(`${marker}-sleeping`, 'start')).toEqual([])
+    expect(processesNamed(`${marker}-sleeping`)).toEqual([])
     // A run that hung leaves no shell waiting for its command: once another line's shell is waiting, its would be.
     const after = `hk-warm-${randomUUID().slice(0, 8)}`
     await runner.run(options(after, { command: `: ${after}; true` }))

@@ -1,8 +1,5 @@
 import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
-import { closeSync, openSync, unlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { closeSync, openSync } from 'node:fs'
 import type { Readable, Writable } from 'node:stream'
 import type { ProcessOutputStream, ProcessRunOptions, ProcessRunResult } from '../process-runner.js'
 import { CappedCapture } from './capped-capture.js'
@@ -10,7 +7,8 @@ import { childEnv, commandLine } from './command-line.js'
 import { signalGroup, waitForGroupExit } from './process-group.js'
 import { processStdin } from './process-stdin.js'
 import { describeSpawnError } from './spawn-error.js'
-import { prepareWarmShell, runStarted, takeWarmShell } from './warm-shells/warm-shells.js'
+import { removeStdinFile, writeStdinFile } from './stdin-file.js'
+import { prepareWarmShell, runStarted, takeWarmShell, warmShellLine } from './warm-shells/warm-shells.js'
 
 /** What a runner sets for every run (`ExecProcessRunnerOptions`), its defaults filled in. */
 export interface RunnerSettings {
@@ -65,7 +63,8 @@ export async function runProcess(
 
   const { file, args } = commandLine(options)
   const env = childEnv(options)
-  const warm = takeWarmShell(file, args, env, options)
+  const line = warmShellLine({ file, args, env, options })
+  const warm = line === undefined ? undefined : takeWarmShell(line, options)
   let child: Child
   try {
     child = (warm as Child | undefined) ?? startChild(file, args, env, options)
@@ -143,7 +142,7 @@ export async function runProcess(
     closeStdin()
     // The next run of this command line finds its shell started; not after one that hung or was stopped, which is
     // no command to keep a process waiting for.
-    if (options.prestart && exited && !timedOut && !aborted) prepareWarmShell(file, args, env, options)
+    if (line !== undefined && exited && !timedOut && !aborted) prepareWarmShell(line)
   }
   return finish({ exitCode, signal, pid })
 }
@@ -171,19 +170,14 @@ function startChild(file: string, args: string[], env: Record<string, string | u
 
 /** An open descriptor of a file holding `stdin` and already unlinked; undefined (a pipe is used) when none can be made. */
 function payloadFile(stdin: string | Uint8Array): number | undefined {
-  const path = join(tmpdir(), `harness-stdin-${randomUUID()}`)
+  const path = writeStdinFile(stdin)
+  if (path === undefined) return undefined
   try {
-    writeFileSync(path, stdin, { mode: 0o600, flag: 'wx' })
-    const fd = openSync(path, 'r')
-    unlinkSync(path)
-    return fd
+    return openSync(path, 'r')
   } catch {
-    try {
-      unlinkSync(path)
-    } catch {
-      // Never written.
-    }
     return undefined
+  } finally {
+    removeStdinFile(path)
   }
 }
 

@@ -1,11 +1,11 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { Readable, Writable } from 'node:stream'
 import type { ProcessRunOptions } from '../../process-runner.js'
 import { signalGroup } from '../process-group.js'
+import { removeStdinFile, writeStdinFile } from '../stdin-file.js'
 
 /**
  * Bash started ahead of time for a command that runs again (`prestart`: hook commands). A fork + exec of bash is most
@@ -40,7 +40,8 @@ __harness_warm_shell "$_"
 
 export type WarmChild = ChildProcessByStdio<null, Readable, Readable>
 
-interface ShellLine {
+/** A command line a shell can be prestarted for (`warmShellLine`): argv, cwd and the whole environment, and its key. */
+export interface ShellLine {
   key: string
   file: string
   args: readonly string[]
@@ -61,9 +62,18 @@ const waiting = new Map<string, WarmShell>()
 const toPrepare = new Map<string, ShellLine>()
 let prepareTimer: NodeJS.Timeout | undefined
 
-/** Whether runs of this command line can be prestarted: bash by that name, run with `-c`, `BASH_ENV` ours to set. */
-function eligible(file: string, args: readonly string[], env: Record<string, string | undefined>, options: ProcessRunOptions): boolean {
-  return (
+/**
+ * The command line of a run that can be prestarted: one that asks for it, of bash by that name with `-c`, `BASH_ENV`
+ * ours to set; undefined for any other.
+ */
+export function warmShellLine(run: {
+  file: string
+  args: readonly string[]
+  env: Record<string, string | undefined>
+  options: ProcessRunOptions
+}): ShellLine | undefined {
+  const { file, args, env, options } = run
+  const prestartable =
     options.prestart === true &&
     options.onStdin === undefined &&
     basename(file) === 'bash' &&
@@ -71,13 +81,10 @@ function eligible(file: string, args: readonly string[], env: Record<string, str
     env.BASH_ENV === undefined &&
     env.POSIXLY_CORRECT === undefined &&
     !(env.SHELLOPTS ?? '').split(':').includes('posix')
-  )
-}
-
-function keyOf(file: string, args: readonly string[], cwd: string, env: Record<string, string | undefined>): string {
+  if (!prestartable) return undefined
   const entries = Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  return JSON.stringify([file, args, cwd, entries])
+  return { key: JSON.stringify([file, args, options.cwd, entries]), file, args, cwd: options.cwd, env }
 }
 
 function cwdIdentity(cwd: string): string | undefined {
@@ -93,23 +100,17 @@ function cwdIdentity(cwd: string): string | undefined {
  * The shell waiting for this command line, if there is one and it can still run it (it leaves the pool), already told
  * its stdin: a file it opens by name, removed once it says it has. Undefined: start the run cold.
  */
-export function takeWarmShell(
-  file: string,
-  args: readonly string[],
-  env: Record<string, string | undefined>,
-  options: ProcessRunOptions,
-): WarmChild | undefined {
-  if (!eligible(file, args, env, options)) return undefined
-  const key = keyOf(file, args, options.cwd, env)
+export function takeWarmShell(line: ShellLine, options: Pick<ProcessRunOptions, 'stdin'>): WarmChild | undefined {
+  const { key } = line
   const shell = waiting.get(key)
   if (shell === undefined) return undefined
   const { child, control } = shell
-  if (child.exitCode !== null || child.signalCode !== null || cwdIdentity(options.cwd) !== shell.cwdIdentity) {
+  if (child.exitCode !== null || child.signalCode !== null || cwdIdentity(line.cwd) !== shell.cwdIdentity) {
     waiting.delete(key)
     discard(shell)
     return undefined
   }
-  const path = options.stdin === undefined ? '' : payloadPath(options.stdin)
+  const path = options.stdin === undefined ? '' : writeStdinFile(options.stdin)
   if (path === undefined) return undefined
   waiting.delete(key)
   clearTimeout(shell.idle)
@@ -117,16 +118,8 @@ export function takeWarmShell(
   child.ref()
   for (const stream of [child.stdout, child.stderr, control]) (stream as { ref?: () => void }).ref?.()
   if (path !== '') {
-    let removed = false
-    const remove = () => {
-      if (removed) return
-      removed = true
-      try {
-        unlinkSync(path)
-      } catch {
-        // Already gone.
-      }
-    }
+    // Once the shell says it has opened its stdin (or is gone), the file's name is no longer needed.
+    const remove = () => removeStdinFile(path)
     control.once('data', remove)
     control.once('close', remove)
   }
@@ -134,17 +127,10 @@ export function takeWarmShell(
   return child
 }
 
-/** Asks for a shell for the next run of this command line, unless one already waits or it cannot be prestarted. */
-export function prepareWarmShell(
-  file: string,
-  args: readonly string[],
-  env: Record<string, string | undefined>,
-  options: ProcessRunOptions,
-): void {
-  if (!eligible(file, args, env, options)) return
-  const key = keyOf(file, args, options.cwd, env)
-  if (waiting.has(key)) return
-  toPrepare.set(key, { key, file, args, cwd: options.cwd, env })
+/** Asks for a shell for the next run of this command line, unless one already waits. */
+export function prepareWarmShell(line: ShellLine): void {
+  if (waiting.has(line.key)) return
+  toPrepare.set(line.key, line)
   if (prepareTimer === undefined) {
     prepareTimer = setTimeout(startPrepared, PREPARE_AFTER_MS)
     prepareTimer.unref()
@@ -212,7 +198,7 @@ function start(line: ShellLine): void {
 }
 
 /** Ends every waiting shell, and forgets the ones asked for. */
-export function discardWarmShells(): void {
+function discardWarmShells(): void {
   toPrepare.clear()
   for (const shell of waiting.values()) discard(shell)
   waiting.clear()
@@ -237,15 +223,4 @@ function waitScript(): string {
   })
   scriptPath = path
   return path
-}
-
-/** A run's stdin in a file only this user can read; undefined when it cannot be written. */
-function payloadPath(stdin: string | Uint8Array): string | undefined {
-  const path = join(tmpdir(), `harness-stdin-${randomUUID()}`)
-  try {
-    writeFileSync(path, stdin, { mode: 0o600, flag: 'wx' })
-    return path
-  } catch {
-    return undefined
-  }
 }
