@@ -113,8 +113,8 @@ export async function claudeCodeOverheadBench(options: { calls: number; warmup: 
           `${fmt(Buffer.byteLength(stdin))}-byte payload line. CPU is this process's (all threads) per call. Target: the dialect ` +
           `within ${OVERHEAD_TARGET}× of the raw spawn, as for Codex.`,
         `The dialect's own work (selection, dedup, payload, environment, output parsing, merge, the \`hook/run\` record), the ` +
-          `instant-runner row, is ${fmt(instantRow.stats.wallMs.median, 3)} ms; dialect − runner = ` +
-          `${fmt(dialectRow.stats.wallMs.median - runnerRow.stats.wallMs.median, 2)} ms.`,
+          `instant-runner row, is ${fmt(instantRow.stats.wallMs.median, 3)} ms; the dialect's run against the cold runner's: ` +
+          `${fmt(dialectRow.stats.wallMs.median - runnerRow.stats.wallMs.median, 2)} ms (its shell was prestarted).`,
         `Where the dialect's own time goes, each in a hot loop (median of 7 samples of 2,000 calls, µs per call): ${hotParts}. ` +
           `The last is the runner's, in every runner row as well. Hot, the no-process occurrence takes ${fmt(hotMs, 3)} ms, ` +
           `${fmt(instantRow.stats.wallMs.median / hotMs, 1)}× less than as a cold single call above (a full GC before each round ` +

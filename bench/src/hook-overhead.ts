@@ -18,8 +18,8 @@ export const OVERHEAD_TARGET = 1.2
 export const DIALECT_ROW = 'dialect: PreToolUse occurrence (launcher, the default)'
 export const IN_PROCESS_DIALECT_ROW = 'dialect, in-process runner'
 export const INSTANT_ROW = 'dialect, no process (instant runner)'
-export const RUNNER_ROW = 'LauncherProcessRunner.run'
-export const IN_PROCESS_RUNNER_ROW = 'ExecProcessRunner.run'
+export const RUNNER_ROW = 'LauncherProcessRunner.run (cold: nothing prestarted)'
+export const IN_PROCESS_RUNNER_ROW = 'ExecProcessRunner.run (cold)'
 /** How much more the kernel's process holds in the heavy phase: a V8 heap of that many MB more. */
 export const EXTRA_HEAP_MB = 200
 
@@ -69,12 +69,14 @@ function runnerVariants(shell: string, options: ProcessRunOptions & { stdin: str
   const inProcessNoGrace = new ExecProcessRunner({ pipeGraceMs: 0 })
   const runner = new LauncherProcessRunner()
   const { cwd, stdin } = options
+  // The runner rows start their process cold, as a first run does: no shell prestarted for them.
+  const cold = { ...options, prestart: false }
   return {
     [rawSpawnRow(shell)]: rawSpawn(shell),
     "raw spawn, runner's options": rawSpawnLikeRunner(shell, { cwd, env: options.env, stdin }),
-    [IN_PROCESS_RUNNER_ROW]: () => inProcess.run(options),
-    'ExecProcessRunner.run, pipeGraceMs 0': () => inProcessNoGrace.run(options),
-    [RUNNER_ROW]: () => runner.run(options),
+    [IN_PROCESS_RUNNER_ROW]: () => inProcess.run(cold),
+    'ExecProcessRunner.run (cold), pipeGraceMs 0': () => inProcessNoGrace.run(cold),
+    [RUNNER_ROW]: () => runner.run(cold),
     'runHookCommands(launcher runner, [spec])': () =>
       runHookCommands(runner, [
         {
@@ -225,7 +227,10 @@ export function heavyHeapNote({ rows, heavyRows, rss }: OverheadTimes): string {
 export function overheadMethod(options: { calls: number; warmup: number }): string {
   return (
     `${options.calls} calls per variant after ${options.warmup} warmup rounds, one call of each variant per round in a rotating order, ` +
-    'a full GC before each round. The dialect rows are `kernel.hooks.toolPreExecute.promise({ kind: "allow" }, payload)` '
+    'a full GC before each round. The runner rows start their process cold (`prestart: false`); the dialect rows and ' +
+    "`runHookCommands` find their shell prestarted (docs/decisions.md, 58), started in the runner's process while the next " +
+    'cold run there runs, which that run pays for (the in-process cold rows, after the in-process dialect row), or 20 ms after ' +
+    'the last run with none. The dialect rows are `kernel.hooks.toolPreExecute.promise({ kind: "allow" }, payload)` '
   )
 }
 

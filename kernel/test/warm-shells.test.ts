@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { waitUntil } from '@harness-kernel/testing'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { ProcessRunOptions } from '../src/process-runner.js'
@@ -105,9 +105,10 @@ describe.each(processRunners())('$name: a prestarted bash', ({ runner }) => {
     await waitUntil(() => !processesWith(marker).includes(waiting!) || undefined, 'the stale shell gone')
   })
 
-  it('is not started for /bin/sh, a kept-open stdin, or a run that does not ask for it', async () => {
+  it('is not started for bash in POSIX mode, a shell by name, a kept-open stdin, or a run that does not ask for it', async () => {
     const marker = `hk-warm-${randomUUID().slice(0, 8)}`
-    await runner.run(options(marker, { shell: '/bin/sh', command: `: ${marker}; true` }))
+    await runner.run(options(marker, { command: `: ${marker}; true`, env: { POSIXLY_CORRECT: '1' } }))
+    await runner.run(options(marker, { shell: 'sh', command: `: ${marker}; true` }))
     await runner.run(options(marker, { command: `: ${marker}; true`, prestart: false }))
     await runner.run(options(marker, { command: `: ${marker}; cat`, stdin: undefined, onStdin: (stdin) => stdin.end() }))
     // A prestarted run of another line, started after these: once it is waiting, those would have been too.
@@ -115,5 +116,62 @@ describe.each(processRunners())('$name: a prestarted bash', ({ runner }) => {
     await runner.run(options(after, { command: `: ${after}; true` }))
     await waitUntil(() => processesWith(after).length === 1 || undefined, 'the shell started for the next run')
     expect(processesWith(marker)).toEqual([])
+  })
+})
+
+/** Claude Code runs hooks with `/bin/sh`; on Debian and Ubuntu that is dash. */
+const shIsDash = basename(realpathSync('/bin/sh')) === 'dash'
+
+/** What a fresh `sh -c` (dash) shows of itself, its stdin, its environment and its open files. */
+const dashProbe = (marker: string) =>
+  `: ${marker}; echo "0=$0 flags=$- argc=$# status=$? ppid=$PPID pwd=$PWD line=$LINENO ifs=$(printf %s "$IFS" | od -An -c)"; cat; echo; env; ls /proc/$$/fd`
+
+describe.skipIf(!shIsDash).each(processRunners())('$name: a prestarted /bin/sh (dash)', ({ runner }) => {
+  const options = (marker: string, extra: Partial<ProcessRunOptions> = {}): ProcessRunOptions => ({
+    command: dashProbe(marker),
+    shell: '/bin/sh',
+    cwd: base,
+    // Names dash drops and variables it sets: the exec'd shell must get what a fresh one would.
+    env: { HK_WARM_TEST: '1', 'HK-NOT-A-NAME': 'x', IFS: ':', OPTIND: '4', PPID: '1', PWD: '/' },
+    stdin: '{"payload":1}',
+    prestart: true,
+    ...extra,
+  })
+
+  it('runs the next run of the same command line, which sees what a fresh sh -c sees', async () => {
+    const marker = `hk-warm-${randomUUID().slice(0, 8)}`
+    const cold = await runner.run(options(marker))
+    await waitUntil(() => processesWith(marker).length === 1 || undefined, 'the shell started for the next run')
+    const [waiting] = processesWith(marker)
+    const warm = await runner.run(options(marker))
+    expect(warm.pid).toBe(waiting)
+    expect(cold.stdout).toContain('0=/bin/sh flags= argc=0 status=0')
+    expect(cold.stdout).toContain('{"payload":1}')
+    expect(cold.stdout).not.toContain('HK-NOT-A-NAME')
+    expect(warm.stdout).toBe(cold.stdout)
+    expect(warm.stderr).toBe(cold.stderr)
+  })
+
+  it('keeps exit codes, errors, no stdin and its stdin file as a fresh sh -c has them', async () => {
+    for (const command of ['exit 7', 'if then', 'cat; echo done', 'no-such-command-hk']) {
+      const marker = `hk-warm-${randomUUID().slice(0, 8)}`
+      const line = `: ${marker}; ${command}`
+      const cold = await runner.run(options(marker, { command: line, stdin: undefined }))
+      await waitUntil(() => processesWith(marker).length === 1 || undefined, 'the shell started for the next run')
+      const warm = await runner.run(options(marker, { command: line, stdin: undefined }))
+      expect({ exitCode: warm.exitCode, stdout: warm.stdout, stderr: warm.stderr }).toEqual({
+        exitCode: cold.exitCode,
+        stdout: cold.stdout,
+        stderr: cold.stderr,
+      })
+    }
+    const marker = `hk-warm-${randomUUID().slice(0, 8)}`
+    const line = `: ${marker}; readlink /proc/$$/fd/0`
+    await runner.run(options(marker, { command: line }))
+    await waitUntil(() => processesWith(marker).length === 1 || undefined, 'the shell started for the next run')
+    const warm = await runner.run(options(marker, { command: line }))
+    const payload = warm.stdout.trim().replace(/ \(deleted\)$/, '')
+    expect(payload).toContain('harness-stdin-')
+    await waitUntil(() => !existsSync(payload) || undefined, 'the stdin file removed')
   })
 })

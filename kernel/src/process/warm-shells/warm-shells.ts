@@ -1,7 +1,7 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { basename, join } from 'node:path'
+import { basename, isAbsolute, join } from 'node:path'
 import type { Readable, Writable } from 'node:stream'
 import type { ProcessRunOptions } from '../../process-runner.js'
 import { signalGroup } from '../process-group.js'
@@ -15,6 +15,12 @@ import { removeStdinFile, writeStdinFile } from '../stdin-file.js'
  * unsets `BASH_ENV` and returns, and bash runs the command as a fresh `bash -c` would: the same $0, flags, SHLVL, PWD,
  * $_, environment and error texts. Only `declare -p` before the first command tells the difference (`BASH_ARGC` and
  * `PIPESTATUS` are set).
+ *
+ * dash (`/bin/sh` on Debian and Ubuntu, what Claude Code's hooks run) reads no start-up file when not interactive. Its
+ * shell waits in a dash running `EXEC_WAIT_SCRIPT`, which then execs the run's own argv: a fork of the kernel's side is
+ * most of the cost, an exec of dash a fraction of it. What dash hands an exec'd program of its environment (names that
+ * are not shell names dropped; `PWD`, `PPID`, `IFS`, `OPTIND` set) is what it makes of that again, so the command sees
+ * what a fresh `sh -c` sees; only `/proc/<pid>/environ` holds the first dash's version.
  *
  * `spawn` blocks this thread until the child has exec'd, so a shell is started right after the next cold run has started
  * (that run goes on meanwhile), or once the process has had nothing cold to start for `PREPARE_AFTER_MS`. One
@@ -38,11 +44,16 @@ const WAIT_SCRIPT = `__harness_warm_shell() {
 __harness_warm_shell "$_"
 `
 
+/** dash's: waits on fd 3 as the bash script does, then becomes the run's own `<shell> -c <command>` ($0 and $@). */
+const EXEC_WAIT_SCRIPT = `IFS= read -r stdin <&3 || exit 0; exec 0<"\${stdin:-/dev/null}"; printf . >&3; exec 3<&-; exec "$0" "$@"`
+
 export type WarmChild = ChildProcessByStdio<null, Readable, Readable>
 
 /** A command line a shell can be prestarted for (`warmShellLine`): argv, cwd and the whole environment, and its key. */
 export interface ShellLine {
   key: string
+  /** How the shell waits: bash reads `BASH_ENV` before its command; dash runs a script that execs the command line. */
+  kind: 'bash' | 'dash'
   file: string
   args: readonly string[]
   cwd: string
@@ -58,13 +69,14 @@ interface WarmShell {
 }
 
 let scriptPath: string | undefined
+let discardAtExit = false
 const waiting = new Map<string, WarmShell>()
 const toPrepare = new Map<string, ShellLine>()
 let prepareTimer: NodeJS.Timeout | undefined
 
 /**
- * The command line of a run that can be prestarted: one that asks for it, of bash by that name with `-c`, `BASH_ENV`
- * ours to set; undefined for any other.
+ * The command line of a run that can be prestarted: one that asks for it, with `-c`, of bash by that name (`BASH_ENV`
+ * ours to set, not in POSIX mode) or of dash by an absolute path; undefined for any other.
  */
 export function warmShellLine(run: {
   file: string
@@ -73,18 +85,36 @@ export function warmShellLine(run: {
   options: ProcessRunOptions
 }): ShellLine | undefined {
   const { file, args, env, options } = run
-  const prestartable =
-    options.prestart === true &&
-    options.onStdin === undefined &&
-    basename(file) === 'bash' &&
-    args[0] === '-c' &&
-    env.BASH_ENV === undefined &&
-    env.POSIXLY_CORRECT === undefined &&
-    !(env.SHELLOPTS ?? '').split(':').includes('posix')
-  if (!prestartable) return undefined
+  if (options.prestart !== true || options.onStdin !== undefined || args[0] !== '-c') return undefined
+  const kind =
+    basename(file) === 'bash'
+      ? env.BASH_ENV === undefined && env.POSIXLY_CORRECT === undefined && !(env.SHELLOPTS ?? '').split(':').includes('posix')
+        ? 'bash'
+        : undefined
+      : isDash(file)
+        ? 'dash'
+        : undefined
+  if (kind === undefined) return undefined
   const entries = Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  return { key: JSON.stringify([file, args, options.cwd, entries]), file, args, cwd: options.cwd, env }
+  return { key: JSON.stringify([file, args, options.cwd, entries]), kind, file, args, cwd: options.cwd, env }
+}
+
+const dashFiles = new Map<string, boolean>()
+
+/** Whether `file` (an absolute path: another is looked up in the run's PATH) is dash, e.g. `/bin/sh` on Debian. */
+function isDash(file: string): boolean {
+  if (!isAbsolute(file)) return false
+  let dash = dashFiles.get(file)
+  if (dash === undefined) {
+    try {
+      dash = basename(realpathSync(file)) === 'dash'
+    } catch {
+      dash = false
+    }
+    dashFiles.set(file, dash)
+  }
+  return dash
 }
 
 function cwdIdentity(cwd: string): string | undefined {
@@ -157,11 +187,19 @@ function start(line: ShellLine): void {
   if (waiting.has(line.key)) return
   const identity = cwdIdentity(line.cwd)
   if (identity === undefined) return
+  if (!discardAtExit) {
+    discardAtExit = true
+    process.once('exit', discardWarmShells)
+  }
   let child: WarmChild
   try {
-    child = spawn(line.file, line.args, {
+    const [args, env] =
+      line.kind === 'bash'
+        ? [line.args, { ...line.env, BASH_ENV: waitScript() }]
+        : [['-c', EXEC_WAIT_SCRIPT, line.file, ...line.args], line.env]
+    child = spawn(line.file, args, {
       cwd: line.cwd,
-      env: { ...line.env, BASH_ENV: waitScript() },
+      env,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     }) as unknown as WarmChild
@@ -217,10 +255,7 @@ function waitScript(): string {
   const folder = mkdtempSync(join(tmpdir(), 'harness-warm-shell-'))
   const path = join(folder, 'wait.sh')
   writeFileSync(path, WAIT_SCRIPT, { mode: 0o600 })
-  process.once('exit', () => {
-    discardWarmShells()
-    rmSync(folder, { recursive: true, force: true })
-  })
+  process.once('exit', () => rmSync(folder, { recursive: true, force: true }))
   scriptPath = path
   return path
 }
