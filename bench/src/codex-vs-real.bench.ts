@@ -11,6 +11,25 @@ const CODEX_VERSION = '0.169.0'
 
 type Client = 'codex' | 'kernel' | 'kernel-in-process'
 
+/** The turn both clients run: `calls` tool calls, each model answer `latencyMs` after its request. */
+interface ModelTiming {
+  calls: number
+  latencyMs: number
+}
+
+/** One way of timing the model, with the runs of each client. */
+interface Phase {
+  latencyMs: number
+  reps: number
+  kernelReps: number
+}
+
+interface PhaseResult extends Phase {
+  codex: ClientResult
+  kernel: ClientResult
+  kernelInProcess: ClientResult
+}
+
 /** One run of a K-tool-call turn. */
 interface RunSample {
   withHook: boolean
@@ -44,21 +63,26 @@ function locate() {
   })
 }
 
-/** `calls` shell calls of `true`, then a message: the fake Responses server's plan (the scripted model's is `shellCallsScript`). */
-const codexPlan = (calls: number) => [
-  ...Array.from({ length: calls }, () => ({ kind: 'tool', cmd: 'true' })),
-  { kind: 'message', text: 'done' },
-]
+/**
+ * `calls` shell calls of `true`, then a message: the fake Responses server's plan (the scripted model's is
+ * `shellCallsScript`), each answer `latencyMs` after its request.
+ */
+const codexPlan = (calls: number, latencyMs: number) =>
+  [...Array.from({ length: calls }, () => ({ kind: 'tool', cmd: 'true' })), { kind: 'message', text: 'done' }].map((step) =>
+    // biome-ignore lint/suspicious/noThenProperty: the fake server's plan format names the delayed step `then`
+    latencyMs > 0 ? { kind: 'delay', ms: latencyMs, then: step } : step,
+  )
 
 /** One `codex exec` through run-case.sh; timings from its codex.time and the fake server's request log. */
-async function codexRun(located: LocatedClient, root: string, name: string, withHook: boolean, calls: number): Promise<RunSample> {
-  const caseDir = join(root, 'cases', withHook ? 'with-hook' : 'without-hook')
+async function codexRun(located: LocatedClient, root: string, name: string, withHook: boolean, model: ModelTiming): Promise<RunSample> {
+  const { calls, latencyMs } = model
+  const caseDir = join(root, `cases-${latencyMs}`, withHook ? 'with-hook' : 'without-hook')
   if (!existsSync(caseDir)) {
     mkdirSync(caseDir, { recursive: true })
-    writeFileSync(join(caseDir, 'plan.json'), `${JSON.stringify(codexPlan(calls))}\n`)
+    writeFileSync(join(caseDir, 'plan.json'), `${JSON.stringify(codexPlan(calls, latencyMs))}\n`)
     writeFileSync(join(caseDir, 'hooks.json'), `${JSON.stringify(preToolUseHooks(withHook ? ['true'] : []))}\n`)
   }
-  const out = join(root, 'codex-runs', name)
+  const out = join(root, `codex-runs-${latencyMs}`, name)
   // TRUST=0: exec mode bypasses hook trust with --dangerously-bypass-hook-trust, so the app-server trust step is not needed.
   const env = { ...process.env, OUT: out, TRUST: '0', REAL_CLIENTS_HOME: located.home }
   const result = await runCapturing('bash', [located.script, caseDir], env)
@@ -84,15 +108,17 @@ async function codexRun(located: LocatedClient, root: string, name: string, with
  * One `session.run()` of the same turn on a fresh kernel with the Codex dialect; steps timed from `step/start` events.
  * `inProcess`: its `processRunner` is `ExecProcessRunner` instead of the default, the process launcher.
  */
-async function kernelRun(root: string, name: string, withHook: boolean, calls: number, inProcess: boolean): Promise<RunSample> {
+async function kernelRun(root: string, name: string, withHook: boolean, model: ModelTiming, inProcess: boolean): Promise<RunSample> {
+  const { calls, latencyMs } = model
   const stepStart: number[] = []
   let hookRuns = 0
-  const dir = join(root, inProcess ? 'kernel-in-process-runs' : 'kernel-runs', name)
+  const dir = join(root, `${inProcess ? 'kernel-in-process-runs' : 'kernel-runs'}-${latencyMs}`, name)
   const commands = withHook ? ['true'] : []
   const processRunner = inProcess ? { processRunner: new ExecProcessRunner() } : {}
+  const script = shellCallsScript(calls).map((step) => (latencyMs > 0 ? { ...step, delayMs: latencyMs } : step))
   const totalMs = await timedKernelTurn(
     'codex-real',
-    (probe) => codexKernel({ dir, commands, script: shellCallsScript(calls), plugins: [probe], ...processRunner }).kernel,
+    (probe) => codexKernel({ dir, commands, script, plugins: [probe], ...processRunner }).kernel,
     (event, at) => {
       if (event.type === 'step/start' || event.type === 'turn/end') stepStart.push(at())
       if (event.type === 'hook/run') hookRuns++
@@ -122,31 +148,16 @@ function summarizeClient(client: Client, samples: RunSample[], calls: number): C
   }
 }
 
-export async function codexRealBench(options: { calls: number; reps: number; kernelReps: number }): Promise<Section> {
+/**
+ * The same turn through the real Codex and the kernel, with and without one trivial PreToolUse hook, in each `phases`
+ * (the model answering at once, or after `latencyMs`).
+ */
+export async function codexRealBench(options: { calls: number; phases: Phase[] }): Promise<Section> {
   const title = '(f) Real Codex vs the kernel: latency one trivial PreToolUse hook adds per tool call'
   return withRealClient(title, locate(), 'hk-bench-codex-real-', async (located, root) => {
     const { calls } = options
-    // One unrecorded run of each first (disk cache, JIT), then with and without alternate, the order flipping every repetition.
-    const codexSamples = await alternateRuns(options.reps, (name, withHook) => codexRun(located, root, name, withHook, calls))
-    // The kernel with each runner, a run of each in turn (the order flipping every repetition).
-    let pairs = 0
-    const kernelPairs = await alternateRuns(options.kernelReps, async (name, withHook) => {
-      const order = pairs++ % 2 === 0 ? [false, true] : [true, false]
-      const runs: Record<string, RunSample> = {}
-      for (const inProcess of order) runs[String(inProcess)] = await kernelRun(root, name, withHook, calls, inProcess)
-      return { launcher: runs.false!, inProcess: runs.true! }
-    })
-    const codex = summarizeClient('codex', codexSamples, calls)
-    const kernel = summarizeClient(
-      'kernel',
-      kernelPairs.map((pair) => pair.launcher),
-      calls,
-    )
-    const kernelInProcess = summarizeClient(
-      'kernel-in-process',
-      kernelPairs.map((pair) => pair.inProcess),
-      calls,
-    )
+    const results: PhaseResult[] = []
+    for (const phase of options.phases) results.push(await measurePhase(located, root, { calls, latencyMs: phase.latencyMs }, phase))
     const row = (label: string, result: ClientResult, reps: number) => [
       label,
       `${reps} × ${calls}`,
@@ -158,6 +169,26 @@ export async function codexRealBench(options: { calls: number; reps: number; ker
       `${fmt(result.addedPerCallStepsInterval[0], 1)} … ${fmt(result.addedPerCallStepsInterval[1], 1)}`,
     ]
     const ratio = (a: number, b: number) => (b > 0 ? `${fmt(a / b, 2)}×` : "n/a (Codex's is ≤ 0)")
+    const ratioRow = (label: string, kernel: ClientResult, codex: ClientResult) => [
+      label,
+      '',
+      '',
+      '',
+      ratio(kernel.addedPerCallTotals, codex.addedPerCallTotals),
+      '',
+      ratio(kernel.addedPerCallSteps, codex.addedPerCallSteps),
+      '',
+    ]
+    const phaseRows = ({ latencyMs, reps, kernelReps, codex, kernel, kernelInProcess }: PhaseResult) => {
+      const model = latencyMs > 0 ? `model answers after ${latencyMs} ms` : 'model answers at once'
+      return [
+        row(`${model}: real Codex ${CODEX_VERSION} (\`codex exec\`)`, codex, reps),
+        row(`${model}: kernel + Codex dialect (process launcher, the default)`, kernel, kernelReps),
+        row(`${model}: kernel + Codex dialect, in-process runner`, kernelInProcess, kernelReps),
+        ratioRow(`${model}: kernel / Codex`, kernel, codex),
+        ratioRow(`${model}: kernel in-process / Codex`, kernelInProcess, codex),
+      ]
+    }
     return {
       title,
       head: [
@@ -170,31 +201,7 @@ export async function codexRealBench(options: { calls: number; reps: number; ker
         'added ms per call: step medians',
         '90% interval',
       ],
-      rows: [
-        row(`real Codex ${CODEX_VERSION} (\`codex exec\`)`, codex, options.reps),
-        row('kernel + Codex dialect (process launcher, the default)', kernel, options.kernelReps),
-        row('kernel + Codex dialect, in-process runner', kernelInProcess, options.kernelReps),
-        [
-          'kernel / Codex',
-          '',
-          '',
-          '',
-          ratio(kernel.addedPerCallTotals, codex.addedPerCallTotals),
-          '',
-          ratio(kernel.addedPerCallSteps, codex.addedPerCallSteps),
-          '',
-        ],
-        [
-          'kernel in-process / Codex',
-          '',
-          '',
-          '',
-          ratio(kernelInProcess.addedPerCallTotals, codex.addedPerCallTotals),
-          '',
-          ratio(kernelInProcess.addedPerCallSteps, codex.addedPerCallSteps),
-          '',
-        ],
-      ],
+      rows: results.flatMap(phaseRows),
       notes: [
         `One turn of K = ${calls} shell calls of \`true\`, then a message, with and without hooks.json = one PreToolUse handler \`true\` ` +
           '(matcher `Bash`). Codex: `shared/real-clients/codex/run-case.sh` (fake Responses server on 127.0.0.1, `codex exec ' +
@@ -202,12 +209,43 @@ export async function codexRealBench(options: { calls: number; reps: number; ker
           'between the model request that asked for the call and the next request (the fake server logs both). Kernel: scripted ' +
           'model, `tools()`, `codexHooks({ trust: "all" })`, a fresh kernel per run, its processes started by the process launcher ' +
           '(the default) or in its own process (`ExecProcessRunner`), a run of each in turn; run ms is `session.run()`, a tool step is ' +
-          `between consecutive \`step/start\` events. One unrecorded run of each first; with and without alternate. Step medians are ` +
-          `over all K steps of all runs (${options.reps * calls} per way for Codex, ${options.kernelReps * calls} for the kernel). ` +
-          'The interval is a percentile bootstrap of the step-median difference; a negative "added" value, or an interval ' +
-          'that holds 0, means the difference is below the noise of this machine.',
+          'between consecutive `step/start` events. One unrecorded run of each first; with and without alternate. Step medians are ' +
+          'over all K steps of all runs. The interval is a percentile bootstrap of the step-median difference; a negative "added" ' +
+          'value, or an interval that holds 0, means the difference is below the noise of this machine.',
+        "A model that answers after some time (the fake server's `delay` step for Codex, the scripted model's `delayMs` for " +
+          'the kernel, before every answer) is what a real one does. While it thinks, the kernel starts the next hook shell ' +
+          '(docs/decisions.md, 58); a model that answers at once leaves no such time, and that fork + exec then runs beside the ' +
+          "tool's, which on this machine slows both (two loops of `bash -c true` side by side: 7.8 against 4.5 ms each).",
       ],
-      data: { options, codexVersion: CODEX_VERSION, codex, kernel, kernelInProcess },
+      data: { calls, codexVersion: CODEX_VERSION, phases: results },
     }
   })
+}
+
+async function measurePhase(located: LocatedClient, root: string, model: ModelTiming, phase: Phase): Promise<PhaseResult> {
+  const { calls } = model
+  // One unrecorded run of each first (disk cache, JIT), then with and without alternate, the order flipping every repetition.
+  const codexSamples = await alternateRuns(phase.reps, (name, withHook) => codexRun(located, root, name, withHook, model))
+  // The kernel with each runner, a run of each in turn (the order flipping every repetition).
+  let pairs = 0
+  const kernelPairs = await alternateRuns(phase.kernelReps, async (name, withHook) => {
+    const order = pairs++ % 2 === 0 ? [false, true] : [true, false]
+    const runs: Record<string, RunSample> = {}
+    for (const inProcess of order) runs[String(inProcess)] = await kernelRun(root, name, withHook, model, inProcess)
+    return { launcher: runs.false!, inProcess: runs.true! }
+  })
+  return {
+    ...phase,
+    codex: summarizeClient('codex', codexSamples, calls),
+    kernel: summarizeClient(
+      'kernel',
+      kernelPairs.map((pair) => pair.launcher),
+      calls,
+    ),
+    kernelInProcess: summarizeClient(
+      'kernel-in-process',
+      kernelPairs.map((pair) => pair.inProcess),
+      calls,
+    ),
+  }
 }

@@ -36,7 +36,14 @@ const BENCHES: Record<string, () => Promise<Section>> = {
   'dispatch-breakdown': () => dispatchBreakdownBench({ ops: 100_000, warmup: 2, samples: 7 }),
   'codex-overhead': () => codexHookOverheadBench({ calls: 200, warmup: 20 }),
   'codex-concurrency': () => codexConcurrencyBench({ handlers: 8, runs: 10, warmup: 2 }),
-  'codex-real': () => codexRealBench({ calls: 40, reps: 8, kernelReps: 10 }),
+  'codex-real': () =>
+    codexRealBench({
+      calls: 40,
+      phases: [
+        { latencyMs: 0, reps: 8, kernelReps: 10 },
+        { latencyMs: 50, reps: 6, kernelReps: 6 },
+      ],
+    }),
   'claude-code-overhead': () => claudeCodeOverheadBench({ calls: 200, warmup: 20 }),
   'claude-code-concurrency': () => claudeCodeConcurrencyBench({ handlers: 8, groups: 2, runs: 10, warmup: 2 }),
   'claude-code-real': () => claudeCodeRealBench({ calls: 40, reps: 8, kernelReps: 10 }),

@@ -8,7 +8,7 @@ import { signalGroup, waitForGroupExit } from './process-group.js'
 import { processStdin } from './process-stdin.js'
 import { describeSpawnError } from './spawn-error.js'
 import { removeStdinFile, writeStdinFile } from './stdin-file.js'
-import { prepareWarmShell, runStarted, takeWarmShell, warmShellLine } from './warm-shells/warm-shells.js'
+import { prepareWarmShell, runBegins, runEnded, runStarted, takeWarmShell, warmShellLine } from './warm-shells/warm-shells.js'
 
 /** What a runner sets for every run (`ExecProcessRunnerOptions`), its defaults filled in. */
 export interface RunnerSettings {
@@ -64,21 +64,23 @@ export async function runProcess(
   const { file, args } = commandLine(options)
   const env = childEnv(options)
   const line = warmShellLine({ file, args, env, options })
+  runBegins()
   const warm = line === undefined ? undefined : takeWarmShell(line, options)
   let child: Child
   try {
     child = (warm as Child | undefined) ?? startChild(file, args, env, options)
   } catch (error) {
+    runEnded()
     return finish({ spawnError: await describeSpawnError(error, file, options.cwd) })
   }
   const pid = child.pid
   if (pid === undefined) {
+    runEnded()
     // Node reports a failed spawn (ENOENT, a bad cwd) as an 'error' event, with no pid.
     const error = await new Promise((resolve) => child.once('error', resolve))
     return finish({ spawnError: await describeSpawnError(error, file, options.cwd) })
   }
 
-  runStarted({ warm: warm !== undefined })
   try {
     options.onStart?.(pid)
   } catch {
@@ -126,6 +128,7 @@ export async function runProcess(
   // Aborted since the spawn (an `onStart` that aborts, a caller that gave up at once): the listener came too late.
   if (options.signal?.aborted) onAbort()
 
+  runStarted({ warm: warm !== undefined })
   try {
     await exit
     // A shell's children can outlive it while holding its pipes: give them a moment, then kill whatever is left of the group.
@@ -140,6 +143,7 @@ export async function runProcess(
     // Only a process that left the group (setsid) can still hold a pipe here.
     for (const stream of streams) stream.destroy()
     closeStdin()
+    runEnded()
     // The next run of this command line finds its shell started; not after one that hung or was stopped, which is
     // no command to keep a process waiting for.
     if (line !== undefined && exited && !timedOut && !aborted) prepareWarmShell(line)

@@ -11,6 +11,8 @@ export interface ScriptToolCall {
 export interface ScriptReplyStep {
   text?: string
   tool_calls?: ScriptToolCall[]
+  /** Milliseconds to wait before answering, as a model that takes time to answer; the call's abort ends the wait. */
+  delayMs?: number
 }
 
 /** A failed sampling attempt: `generate()` throws `ModelError(message, { retryable, status })`. */
@@ -30,6 +32,7 @@ export const scriptToolCallSchema = z.strictObject({
 export const scriptReplyStepSchema = z.strictObject({
   text: z.string().optional(),
   tool_calls: z.array(scriptToolCallSchema).optional(),
+  delayMs: z.number().int().nonnegative().optional(),
 })
 
 export const scriptErrorStepSchema = z.strictObject({

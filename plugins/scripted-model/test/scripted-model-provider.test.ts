@@ -150,6 +150,23 @@ describe('ScriptedModelProvider', () => {
     expect(model.requests).toEqual([])
   })
 
+  it("answers a step with delayMs after the delay, which the call's abort ends with its reason", async () => {
+    const model = new ScriptedModelProvider({
+      script: [
+        { text: 'late', delayMs: 60_000 },
+        { text: 'soon', delayMs: 1 },
+      ],
+    })
+    const controller = new AbortController()
+    const waiting = model.generate(request(), callOptions({ signal: controller.signal }))
+    const reason = new Error('stopped while the model thought')
+    controller.abort(reason)
+    await expect(waiting).rejects.toBe(reason)
+    const response = await model.generate(request(), callOptions())
+    expect(response.content).toEqual([{ type: 'text', text: 'soon' }])
+    expect(() => new ScriptedModelProvider({ script: [{ text: 'x', delayMs: -1 }] })).toThrow(/delayMs/)
+  })
+
   it('streams text in word chunks through onTextDelta', async () => {
     const model = new ScriptedModelProvider({ script: [{ text: 'Hello there,  world!\nBye', tool_calls: [{ name: 'read', input: {} }] }] })
     const deltas: string[] = []

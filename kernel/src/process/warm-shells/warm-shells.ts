@@ -22,14 +22,25 @@ import { removeStdinFile, writeStdinFile } from '../stdin-file.js'
  * are not shell names dropped; `PWD`, `PPID`, `IFS`, `OPTIND` set) is what it makes of that again, so the command sees
  * what a fresh `sh -c` sees; only `/proc/<pid>/environ` holds the first dash's version.
  *
- * `spawn` blocks this thread until the child has exec'd, so a shell is started right after the next cold run has started
- * (that run goes on meanwhile), or once the process has had nothing cold to start for `PREPARE_AFTER_MS`. One
- * shell waits per command line (argv, cwd, environment), at most `WARM_LIMIT` in all, each for at most `IDLE_MS`; they
- * hold no reference on the event loop, and one whose fd 3 closes (its owner exited) exits without running anything.
+ * `spawn` blocks this thread until the child has exec'd, and on a small machine a fork + exec slows one running beside
+ * it. So a shell is started once no run has started for `QUIET_MS` (while the model thinks), or, where runs have lately
+ * followed each other without a gap (a model that answers at once), right after the next cold run has started (that
+ * run goes on meanwhile); at the latest `PREPARE_AFTER_MS` after it was asked for. One shell waits per command line
+ * (argv, cwd, environment), at most `WARM_LIMIT` in all, each for at most `IDLE_MS`; they hold no reference on the
+ * event loop, and one whose fd 3 closes (its owner exited) exits without running anything.
  */
 const WARM_LIMIT = 8
 const IDLE_MS = 120_000
-const PREPARE_AFTER_MS = 20
+/** A shell asked for while runs keep this process busy starts after this long at the latest. */
+const PREPARE_AFTER_MS = 250
+/**
+ * How long no run may start before the shells asked for start: longer than the kernel takes from a hook to its tool
+ * (1.5–3 ms measured on a 2-core machine), far shorter than a model's answer.
+ */
+const QUIET_MS = 5
+/** A stretch without runs at least this long is time a fork fits in; the last `GAPS_KEPT` are looked at. */
+const IDLE_GAP_MS = 10
+const GAPS_KEPT = 4
 
 const WAIT_SCRIPT = `__harness_warm_shell() {
   local stdin
@@ -73,6 +84,11 @@ let discardAtExit = false
 const waiting = new Map<string, WarmShell>()
 const toPrepare = new Map<string, ShellLine>()
 let prepareTimer: NodeJS.Timeout | undefined
+let quietTimer: NodeJS.Timeout | undefined
+/** Runs of this process in flight; when the last of them ended, while none runs; the last stretches without any, ms. */
+let running = 0
+let idleSince: number | undefined
+const recentGaps: number[] = []
 
 /**
  * The command line of a run that can be prestarted: one that asks for it, with `-c`, of bash by that name (`BASH_ENV`
@@ -161,23 +177,55 @@ export function takeWarmShell(line: ShellLine, options: Pick<ProcessRunOptions, 
 export function prepareWarmShell(line: ShellLine): void {
   if (waiting.has(line.key)) return
   toPrepare.set(line.key, line)
+  if (running === 0) startWhenQuiet()
   if (prepareTimer === undefined) {
     prepareTimer = setTimeout(startPrepared, PREPARE_AFTER_MS)
     prepareTimer.unref()
   }
 }
 
+/** A run is about to start (before its spawn, which blocks): ended by `runEnded`, whether it starts or not. */
+export function runBegins(): void {
+  running++
+  clearTimeout(quietTimer)
+  quietTimer = undefined
+  if (idleSince !== undefined) {
+    recentGaps.push(performance.now() - idleSince)
+    if (recentGaps.length > GAPS_KEPT) recentGaps.shift()
+    idleSince = undefined
+  }
+}
+
 /**
- * A run has just started: the shells asked for start now, while it runs, unless it is itself a prestarted one, whose
- * few milliseconds a fork would only lengthen.
+ * A run has just started. With time between runs lately (a model that takes time to answer), the shells asked for
+ * wait for the next quiet moment; without (every run starts as the last ends), they start now, while this run runs,
+ * unless it is itself a prestarted one, whose few milliseconds a fork would only lengthen.
  */
 export function runStarted(run: { warm: boolean }): void {
-  if (!run.warm && toPrepare.size > 0) setImmediate(startPrepared)
+  const idleTimeLately = recentGaps.some((gap) => gap >= IDLE_GAP_MS)
+  if (!run.warm && toPrepare.size > 0 && !idleTimeLately) setImmediate(startPrepared)
+}
+
+/** A run that `runBegins` counted is over. */
+export function runEnded(): void {
+  running = Math.max(0, running - 1)
+  if (running > 0) return
+  idleSince = performance.now()
+  if (toPrepare.size > 0) startWhenQuiet()
+}
+
+/** Starts the shells asked for once no run has started for `QUIET_MS`: the time between a hook and its tool is shorter. */
+function startWhenQuiet(): void {
+  if (quietTimer !== undefined) return
+  quietTimer = setTimeout(startPrepared, QUIET_MS)
+  quietTimer.unref()
 }
 
 function startPrepared(): void {
   clearTimeout(prepareTimer)
   prepareTimer = undefined
+  clearTimeout(quietTimer)
+  quietTimer = undefined
   const lines = [...toPrepare.values()]
   toPrepare.clear()
   for (const line of lines) start(line)
