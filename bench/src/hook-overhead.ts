@@ -20,6 +20,11 @@ export const IN_PROCESS_DIALECT_ROW = 'dialect, in-process runner'
 export const INSTANT_ROW = 'dialect, no process (instant runner)'
 export const RUNNER_ROW = 'LauncherProcessRunner.run (cold: nothing prestarted)'
 export const IN_PROCESS_RUNNER_ROW = 'ExecProcessRunner.run (cold)'
+/**
+ * The untimed pause after each call: a model's time between tool calls, in which a hook's next shell is started (a
+ * shell started during the next row's call would be that row's cost, a raw spawn's too).
+ */
+const PAUSE_MS = 25
 /** How much more the kernel's process holds in the heavy phase: a V8 heap of that many MB more. */
 export const EXTRA_HEAP_MB = 200
 
@@ -135,7 +140,7 @@ export async function timeOverhead(
   }
   const logBefore = statSync(measured.session.transcriptPath).size
   probe.counts.clear()
-  const stats = await perCall(variants, { warmup: options.warmup, samples: options.calls, gc: 'round' })
+  const stats = await perCall(variants, { warmup: options.warmup, samples: options.calls, gc: 'round', pauseMs: PAUSE_MS })
   const occurrences = options.warmup + options.calls
   const logBytes = (statSync(measured.session.transcriptPath).size - logBefore) / occurrences
   const logEvents = Object.fromEntries([...probe.counts].map(([type, count]) => [type, count / occurrences]))
@@ -146,6 +151,7 @@ export async function timeOverhead(
       warmup: options.warmup,
       samples: options.calls,
       gc: 'round',
+      pauseMs: PAUSE_MS,
     }),
   }))
   for (const setup of setups) {
@@ -227,10 +233,10 @@ export function heavyHeapNote({ rows, heavyRows, rss }: OverheadTimes): string {
 export function overheadMethod(options: { calls: number; warmup: number }): string {
   return (
     `${options.calls} calls per variant after ${options.warmup} warmup rounds, one call of each variant per round in a rotating order, ` +
-    'a full GC before each round. The runner rows start their process cold (`prestart: false`); the dialect rows and ' +
-    "`runHookCommands` find their shell prestarted (docs/decisions.md, 58), started in the runner's process while the next " +
-    'cold run there runs, which that run pays for (the in-process cold rows, after the in-process dialect row), or 20 ms after ' +
-    'the last run with none. The dialect rows are `kernel.hooks.toolPreExecute.promise({ kind: "allow" }, payload)` '
+    `a full GC before each round, ${PAUSE_MS} ms (untimed) after each call, as a model's time between tool calls. The runner ` +
+    'rows start their process cold (`prestart: false`); the dialect rows and `runHookCommands` find their shell prestarted ' +
+    "(docs/decisions.md, 58), started in that pause, 5 ms after the runner's last run. The dialect rows are " +
+    '`kernel.hooks.toolPreExecute.promise({ kind: "allow" }, payload)` '
   )
 }
 

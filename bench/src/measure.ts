@@ -93,6 +93,8 @@ export interface PerCallOptions {
    * (a full GC costs ~25 ms here: too much next to calls of a few ms; young-generation GCs then hit every variant alike).
    */
   gc?: 'call' | 'round'
+  /** An untimed pause after each call, ms (default none). */
+  pauseMs?: number
 }
 
 /**
@@ -113,6 +115,7 @@ export async function perCall(variants: Record<string, Call>, options: PerCallOp
       await variants[name]!()
       const ns = since(start)
       const used = process.cpuUsage(cpuStart)
+      if (options.pauseMs !== undefined) await new Promise((resolve) => setTimeout(resolve, options.pauseMs))
       if (round < options.warmup) continue
       wall[name]!.push(ns / 1e6)
       cpu[name]!.push((used.user + used.system) / 1e3)
