@@ -19,7 +19,7 @@ function parseKeyValues(text) {
  * The hook calls hook.sh recorded in a run directory (`<ns>-<Event>-<tag>.stdin|.env|.meta`), in a
  * deterministic order: by start time, except that calls of one event that are adjacent in time
  * (the handlers of one occurrence, started together) are ordered by (invocation, tag), since their
- * start order is a race. Detached events (MessageDisplay) are ordered among themselves only. `runDirs`: one run
+ * start order is a race. Detached events (MessageDisplay) come last, ordered by their content (`orderDetached`). `runDirs`: one run
  * directory, or several (the processes of one scenario), whose calls are taken together.
  * @returns {{ event: string, tag: string, invocation: number, stdin: string, env: Record<string,string>, cwd: string|undefined, base: string }[]}
  */
@@ -51,8 +51,30 @@ export function collectHookCalls(runDirs) {
     }
   })
   const main = calls.filter((c) => !DETACHED_EVENTS.includes(c.event))
-  const detached = calls.filter((c) => DETACHED_EVENTS.includes(c.event))
-  return [...orderOccurrences(main), ...detached]
+  return [...orderOccurrences(main), ...orderDetached(calls.filter((c) => DETACHED_EVENTS.includes(c.event)))]
+}
+
+/**
+ * Detached calls (MessageDisplay) run beside the turn, so two can start together in either order: they are ordered by
+ * what they carry (the message's text, numbers by value, then its index), and numbered again in that order. The fake
+ * model's replies name the request they answer ("FINAL reply to request #2"), so that is the order they were given in.
+ */
+function orderDetached(calls) {
+  const key = (call) => {
+    try {
+      const { delta, index } = JSON.parse(call.stdin)
+      return `${delta}\u0000${index}`
+    } catch {
+      return call.stdin
+    }
+  }
+  const ordered = calls.map((call) => ({ call, key: key(call) })).sort((a, b) => a.key.localeCompare(b.key, 'en', { numeric: true }))
+  const counts = {}
+  return ordered.map(({ call }) => {
+    const k = `${call.event}/${call.tag}`
+    counts[k] = (counts[k] ?? 0) + 1
+    return { ...call, invocation: counts[k] }
+  })
 }
 
 /** The fake server's log: POST /v1/messages entries, each with `main` (the request offers Bash) or not, and `agent` (a subagent's id, or null). */
