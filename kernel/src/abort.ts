@@ -47,6 +47,7 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<
   })
 }
 
+/** Resolves after `ms`, or rejects with the signal's reason once it aborts (at once if it already has). */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason)
   return new Promise((resolve, reject) => {

@@ -6,6 +6,7 @@ import {
   type ModelProvider,
   type ModelRequest,
   type ModelResponse,
+  sleep,
 } from '@harness-kernel/kernel'
 import { loadScript } from './load-script.js'
 import { parseScript } from './parse-script.js'
@@ -82,7 +83,7 @@ export class ScriptedModelProvider implements ModelProvider {
     }
     this.#next++
     if (isErrorStep(step)) throw new ModelError(step.error.message, { retryable: step.error.retryable, status: step.error.status })
-    if (step.delayMs !== undefined && step.delayMs > 0) await delay(step.delayMs, options.signal)
+    if (step.delayMs !== undefined && step.delayMs > 0) await sleep(step.delayMs, options.signal)
     const response = this.#respond(step)
     if (step.text && options.onTextDelta && this.#textDeltas) {
       for (const chunk of textChunks(step.text)) {
@@ -103,21 +104,6 @@ export class ScriptedModelProvider implements ModelProvider {
     }
     return { content, stopReason: calls.length > 0 ? 'tool_use' : 'end_turn' }
   }
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason once it aborts. */
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(signal.reason)
-    }
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    signal.addEventListener('abort', onAbort, { once: true })
-  })
 }
 
 function plural(count: number, noun: string): string {
