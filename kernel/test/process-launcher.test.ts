@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process'
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import type { Duplex } from 'node:stream'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createKernel, type ProcessRunner } from '../src/index.js'
 import { ExecProcessRunner } from '../src/process/exec-process-runner.js'
 import { LauncherProcessRunner } from '../src/process/launcher/launcher-process-runner.js'
+import { launcherScript } from '../src/process/launcher/launcher-script.js'
 import { ProcessLauncher } from '../src/process/launcher/process-launcher.js'
 import { tempDir } from './helpers.js'
 import { waitUntil } from './support/waits.js'
@@ -86,6 +88,38 @@ describe.skipIf(process.platform !== 'linux')('LauncherProcessRunner: the launch
     } finally {
       delete process.env.HARNESS_LAUNCHER_LATE
       delete process.env.HARNESS_LAUNCHER_GONE
+    }
+  })
+
+  it('runs each command with its own environment while more environments come than the launcher keeps', async () => {
+    const cwd = tempDir()
+    const { runner } = launcherRunner()
+    // Ten environments, the first ones again after the others: the launcher keeps eight, so some are sent again.
+    const order = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 9, 1, 5, 0, 2]
+    for (const n of order) {
+      const env = { HARNESS_SLOT_TEST: `env ${n}`, ...(n % 2 === 0 ? { HARNESS_SLOT_EVEN: 'yes' } : {}) }
+      const result = await runner.run({ command: 'printenv HARNESS_SLOT_TEST HARNESS_SLOT_EVEN', shell: true, cwd, env })
+      expect(result.stdout).toBe(`env ${n}\n${n % 2 === 0 ? 'yes\n' : ''}`)
+    }
+  })
+
+  it('starts nothing for a run naming an environment it was never sent, and says so', async () => {
+    const launcher = spawn(process.execPath, [launcherScript()], { stdio: ['ignore', 'ignore', 'inherit', 'pipe'] })
+    const channel = launcher.stdio[3] as Duplex
+    try {
+      const events = createInterface({ input: channel })[Symbol.asyncIterator]()
+      expect(JSON.parse((await events.next()).value)).toEqual({ type: 'ready' })
+      const marker = join(tempDir(), 'ran')
+      const run = { command: `touch ${marker}`, shell: true, cwd: tempDir() }
+      const settings = { pipeGraceMs: 100, maxOutputBytes: 1024, killGraceMs: 100 }
+      channel.write(`${JSON.stringify({ type: 'run', id: 1, run, env: { slot: 3 }, settings, output: false, keepStdinOpen: false })}\n`)
+      const result = JSON.parse((await events.next()).value)
+      expect(result).toMatchObject({ type: 'result', id: 1, result: { exitCode: null } })
+      expect(result.result.pid).toBeUndefined()
+      expect(result.result.spawnError).toBe('the process launcher holds no environment in slot 3; the command was not started')
+      expect(existsSync(marker)).toBe(false)
+    } finally {
+      launcher.kill('SIGKILL')
     }
   })
 

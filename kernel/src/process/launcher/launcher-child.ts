@@ -2,8 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import type { Socket } from 'node:net'
 import type { ProcessOutputStream, ProcessRunResult } from '../../process-runner.js'
 import { unknownOutcome } from '../unknown-outcome.js'
+import { EnvironmentSlots } from './environment-slots.js'
 import { frameReader, writeFrame } from './launcher-frames.js'
-import type { LauncherEvent, LauncherRequest } from './launcher-protocol.js'
+import type { KernelRequest, LauncherEvent, LauncherRequest, RunRequest } from './launcher-protocol.js'
 
 /** What a run sent to the launcher is told. */
 export interface LaunchedRunHandlers {
@@ -42,7 +43,9 @@ export class LauncherChild {
   readonly #options: LauncherChildOptions
   readonly #runs = new Map<number, LaunchedRunHandlers>()
   /** Requests sent before the launcher said it was ready. */
-  #held: LauncherRequest[] | undefined = []
+  #held: KernelRequest[] | undefined = []
+  /** The environments this launcher holds, as the requests written to it left them. */
+  readonly #environments = new EnvironmentSlots()
   #stderr = ''
   #ended = false
   #startTimer: NodeJS.Timeout | undefined
@@ -96,14 +99,14 @@ export class LauncherChild {
   }
 
   /** Sends a run; its events go to `handlers` until its result, or the launcher's death. */
-  launch(request: Extract<LauncherRequest, { type: 'run' }>, handlers: LaunchedRunHandlers): void {
+  launch(request: RunRequest, handlers: LaunchedRunHandlers): void {
     this.#runs.set(request.id, handlers)
     this.#updateRef()
     this.send(request)
   }
 
   /** Sends a request for a run still in the launcher; anything else is dropped (the run is over). */
-  send(request: LauncherRequest): void {
+  send(request: KernelRequest): void {
     if (this.#ended || !this.#runs.has(request.id)) return
     if (this.#held) this.#held.push(request)
     else this.#deliver(request)
@@ -117,10 +120,12 @@ export class LauncherChild {
   }
 
   /** Writes a request to the pipe (a failed write is the launcher's death, seen on its exit); one that cannot be serialized fails its run or its write. */
-  #deliver(request: LauncherRequest): void {
+  #deliver(request: KernelRequest): void {
+    const sent: LauncherRequest = request.type === 'run' ? this.#namingEnvironment(request) : request
     try {
-      writeFrame(this.#channel, request)
+      writeFrame(this.#channel, sent)
     } catch (error) {
+      if (sent.type === 'run' && sent.env.set !== undefined) this.#environments.forget(sent.env.slot)
       const handlers = this.#runs.get(request.id)
       const why = `could not be sent to the process launcher: ${error instanceof Error ? error.message : String(error)}`
       if (request.type === 'stdin') handlers?.stdinWritten(request.write, `the write ${why}`)
@@ -130,6 +135,12 @@ export class LauncherChild {
         handlers?.result(unknownOutcome({ reason: `the run ${why}`, durationMs: 0 }))
       }
     }
+  }
+
+  /** The run as the launcher reads it: its environment by slot, taken here, in the order the launcher reads requests. */
+  #namingEnvironment(request: RunRequest): LauncherRequest {
+    const { env, ...run } = request.run
+    return { ...request, run, env: this.#environments.refer(env) }
   }
 
   #receive(event: LauncherEvent): void {

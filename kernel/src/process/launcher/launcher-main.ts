@@ -4,6 +4,7 @@ import type { ProcessOutputStream, ProcessRunResult, ProcessStdin } from '../../
 import { startTicksOf } from '../process-group.js'
 import { runProcess } from '../run-process.js'
 import { unknownOutcome } from '../unknown-outcome.js'
+import type { Environment } from './environment-slots.js'
 import { frameReader, writeFrame } from './launcher-frames.js'
 import type { LauncherEvent, LauncherRequest } from './launcher-protocol.js'
 
@@ -22,6 +23,8 @@ interface ActiveRun {
 }
 
 const runs = new Map<number, ActiveRun>()
+/** The environments the kernel has sent, by the slot it named (`environment-slots.ts`). */
+const environments: (Environment | undefined)[] = []
 
 /** The pipe to the kernel, both ways: fd 3. */
 const channel = new Socket({ fd: 3, readable: true, writable: true })
@@ -62,15 +65,24 @@ function forwardFrom(child: ChildProcess): void {
 }
 
 async function start(request: Extract<LauncherRequest, { type: 'run' }>): Promise<void> {
-  const { id, run, stdin, settings, output, keepStdinOpen } = request
+  const { id, run, env, stdin, settings, output, keepStdinOpen } = request
+  const started = performance.now()
+  if (env.set !== undefined) environments[env.slot] = env.set
+  const runEnv = environments[env.slot]
+  if (runEnv === undefined) {
+    // Never a run with another environment than the kernel's.
+    const reason = `the process launcher holds no environment in slot ${env.slot}; the command was not started`
+    send({ type: 'result', id, result: unknownOutcome({ reason, durationMs: performance.now() - started }) })
+    return
+  }
   const active: ActiveRun = { abort: new AbortController(), stopped: new Set() }
   runs.set(id, active)
-  const started = performance.now()
   let result: ProcessRunResult
   try {
     result = await runProcess(
       {
         ...run,
+        env: runEnv,
         ...(stdin === undefined ? {} : { stdin }),
         extendEnv: false,
         signal: active.abort.signal,

@@ -1,5 +1,6 @@
 import type { ProcessOutputStream, ProcessRunOptions, ProcessRunResult } from '../../process-runner.js'
 import type { RunnerSettings } from '../run-process.js'
+import type { EnvironmentRef } from './environment-slots.js'
 
 /**
  * The messages between the kernel and its process launcher, as frames on a pipe (`launcher-frames.ts`: stdin and output
@@ -11,20 +12,26 @@ export type LaunchedRun = Omit<ProcessRunOptions, 'env' | 'extendEnv' | 'stdin' 
   env: Record<string, string | undefined>
 }
 
-/** From the kernel to the launcher. */
+/** A run as the kernel hands it to its launcher, the environment whole. */
+export interface RunRequest {
+  type: 'run'
+  id: number
+  run: LaunchedRun
+  /** The run's `stdin`; bytes go raw after the message's line. */
+  stdin?: string | Uint8Array
+  settings: RunnerSettings
+  /** The caller asked for `onOutput`: send every chunk. */
+  output: boolean
+  /** The caller asked for `onStdin`: keep stdin open for `stdin` and `stdin-end` messages. */
+  keepStdinOpen: boolean
+}
+
+/** What the kernel hands its launcher: a run, or word about one sent before. */
+export type KernelRequest = RunRequest | (RunControl & { id: number })
+
+/** From the kernel to the launcher, on the pipe: a run names its environment by slot (`environment-slots.ts`). */
 export type LauncherRequest =
-  | {
-      type: 'run'
-      id: number
-      run: LaunchedRun
-      /** The run's `stdin`; bytes go raw after the message's line. */
-      stdin?: string | Uint8Array
-      settings: RunnerSettings
-      /** The caller asked for `onOutput`: send every chunk. */
-      output: boolean
-      /** The caller asked for `onStdin`: keep stdin open for `stdin` and `stdin-end` messages. */
-      keepStdinOpen: boolean
-    }
+  | (Omit<RunRequest, 'run'> & { run: Omit<LaunchedRun, 'env'>; env: EnvironmentRef })
   | (RunControl & { id: number })
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { type LaunchedRunHandlers, LauncherChild } from './launcher-child.js'
-import type { LauncherRequest, RunControl } from './launcher-protocol.js'
+import type { RunControl, RunRequest } from './launcher-protocol.js'
 import { launcherScript } from './launcher-script.js'
 
 /** A young generation of 1 MiB semispaces keeps what the launcher touches, and so what each fork copies, small. */
@@ -14,8 +14,6 @@ export interface ProcessLauncherOptions {
   /** How long the launcher may take to start before it counts as unable to. Default 10 s. */
   startTimeoutMs?: number
 }
-
-type RunRequest = Omit<Extract<LauncherRequest, { type: 'run' }>, 'type' | 'id'>
 
 /**
  * The process launcher as a service: started on the first run, started again on the next run after it died. Where it
@@ -58,7 +56,7 @@ export class ProcessLauncher {
    * Sends a run to the launcher (started if none runs); returns what sends the run's later requests, or undefined when
    * no launcher can run (`unavailable`).
    */
-  launch(request: RunRequest, handlers: LaunchedRunHandlers): ((control: RunControl) => void) | undefined {
+  launch(request: Omit<RunRequest, 'type' | 'id'>, handlers: LaunchedRunHandlers): ((control: RunControl) => void) | undefined {
     const child = this.#running()
     if (child === undefined) return undefined
     const id = this.#nextId++
