@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url'
 import type { Section } from './report.js'
 
 /**
- * What the real-client benchmarks of both dialects share (`codex-real`, `claude-code-real`) about the real client: finding
- * it and the shared real-clients harness, running it, reading back what it wrote. What a hook adds: `hook-latency.ts`.
+ * What `claude-code-real` needs of the real client: finding it and the shared real-clients harness, running it, reading
+ * back what it wrote (`codex-real` runs the Codex the driver installs itself). What a hook adds: `hook-latency.ts`.
  */
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url))

@@ -40,8 +40,8 @@ const BENCHES: Record<string, () => Promise<Section>> = {
     codexRealBench({
       calls: 40,
       phases: [
-        { latencyMs: 0, reps: 8, kernelReps: 10 },
-        { latencyMs: 50, reps: 6, kernelReps: 6 },
+        { latencyMs: 0, reps: 8 },
+        { latencyMs: 50, reps: 8 },
       ],
     }),
   'claude-code-overhead': () => claudeCodeOverheadBench({ calls: 200, warmup: 20 }),
