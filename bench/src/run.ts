@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { appServerBench } from './app-server.bench.js'
 import { claudeCodeConcurrencyBench } from './claude-code-concurrency.bench.js'
 import { claudeCodeDriverStepsBench } from './claude-code-driver-steps.bench.js'
+import { claudeCodeLiveSteerBench } from './claude-code-live-steer.bench.js'
 import { claudeCodeOverheadBench } from './claude-code-overhead.bench.js'
 import { claudeCodeSteerBench } from './claude-code-steer.bench.js'
 import { claudeCodeRealBench } from './claude-code-vs-real.bench.js'
@@ -48,6 +49,7 @@ const BENCHES: Record<string, () => Promise<Section>> = {
   'claude-code-concurrency': () => claudeCodeConcurrencyBench({ handlers: 8, groups: 2, runs: 10, warmup: 2 }),
   'claude-code-real': () => claudeCodeRealBench({ calls: 40, reps: 8, kernelReps: 10 }),
   'claude-code-steer': () => claudeCodeSteerBench({ turns: 20, warmup: 2 }),
+  'claude-code-live-steer': () => claudeCodeLiveSteerBench({ turns: 20, warmup: 2 }),
   'claude-code-driver-steps': () => claudeCodeDriverStepsBench({ calls: 10, reps: 10 }),
   'codex-steer': () => codexSteerBench({ turns: 20, warmup: 2, deltas: 20, deltaMs: 10 }),
   'codex-driver-steps': () => codexDriverStepsBench({ calls: 10, reps: 8, execReps: 8 }),
@@ -84,6 +86,7 @@ const DEFAULT = [
   'sandbox',
   // Last: they load a driver into this process and run Claude Code or Codex beside it.
   'claude-code-steer',
+  'claude-code-live-steer',
   'codex-steer',
 ]
 /** Print order. */
@@ -103,6 +106,7 @@ const ORDER = [
   'claude-code-concurrency',
   'claude-code-real',
   'claude-code-steer',
+  'claude-code-live-steer',
   'claude-code-driver-steps',
   'codex-steer',
   'codex-driver-steps',

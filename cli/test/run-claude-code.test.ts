@@ -197,7 +197,7 @@ describe('createHarness with a driver', () => {
       expect(harnessed.kernel.plugins).toEqual(['tools', 'compaction', 'codex-hooks', 'claude-code-hooks', 'driver'])
       expect(harnessed.driver).toBe('claude-code')
       expect(harnessed.model).toBe('claude-test-model')
-      expect(harnessed.kernel.resolve('driver').capabilities.boundaries).toEqual(['tool'])
+      expect(harnessed.kernel.resolve('driver').capabilities.boundaries).toEqual(['sampling', 'tool', 'final'])
     } finally {
       await harnessed.kernel.dispose()
     }

@@ -1,10 +1,11 @@
-import type { HookJSONOutput, PermissionResult } from '@anthropic-ai/claude-agent-sdk'
+import { randomUUID } from 'node:crypto'
+import type { HookJSONOutput, PermissionResult, SDKUserMessage } from '@anthropic-ai/claude-agent-sdk'
 import type { ContentBlock, DriverError, Halt, Message, ToolCall, TurnEnd, TurnHost } from '@harness-kernel/kernel'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { LifecycleFrame } from './command-lifecycle.js'
 import { kernelBlocks, messageText, reminder, toolResultsOf } from './content.js'
 import { type HostToolCall, kernelToolName } from './host-tools.js'
-import { type SteeringPort, ToolBoundarySteering } from './tool-boundary-steering.js'
+import { LiveSteering, type SteeringPort } from './live-steering.js'
 
 export interface TurnPort extends SteeringPort {
   /** `interrupt({ cancelQueued: true })`; resolves with the uuids Claude Code cancelled. */
@@ -15,16 +16,19 @@ interface ResultMessage {
   type: 'result'
   subtype: string
   terminal_reason?: string
+  num_turns?: number
   errors?: string[]
   user_message_uuids?: string[]
 }
 
 const INTERRUPTED = 'The tool call was interrupted before a result was received.'
+/** How long after a result Claude Code may take to start the input it holds (it starts it within milliseconds). */
+const FOLLOW_UP_TIMEOUT_MS = 10_000
 
 /** One kernel turn inside Claude Code: what its messages, tool calls and hook callbacks mean for the kernel. */
 export class ClaudeCodeTurn {
   readonly host: TurnHost
-  readonly steering: ToolBoundarySteering
+  readonly steering: LiveSteering
   /** Settles at the turn's `result` (or when Claude Code exits); rejects with the signal's reason when interrupted. */
   readonly finished: Promise<TurnEnd>
   readonly #port: TurnPort
@@ -42,16 +46,25 @@ export class ClaudeCodeTurn {
   #continues = 0
   #ended = false
   #broken: unknown
+  /** Kernel tool calls whose results are parked now. */
+  #parked = 0
+  /** Every message uuid the results of this kernel turn named (a follow-up's result comes after the first). */
+  readonly #consumed: string[] = []
+  /** The Stop callback let the answer end because Claude Code held input it runs next, as a follow-up. */
+  #followUp = false
+  /** Set while a result has been seen and the follow-up has not started. */
+  #followUpWatchdog: NodeJS.Timeout | undefined
 
   constructor(host: TurnHost, port: TurnPort) {
     this.host = host
     this.#port = port
-    this.steering = new ToolBoundarySteering(port, host)
+    this.steering = new LiveSteering(port, host, () => this.step)
     this.finished = new Promise<TurnEnd>((resolve, reject) => {
       this.#resolve = resolve
       this.#reject = reject
     })
     host.signal.addEventListener('abort', () => void this.#interrupted(), { once: true })
+    this.steering.start()
   }
 
   get step(): number {
@@ -59,8 +72,11 @@ export class ClaudeCodeTurn {
   }
 
   onLifecycle(frame: LifecycleFrame): void {
-    if (frame.state === 'started') this.steering.started(frame.command_uuid)
-    else if (frame.state === 'cancelled') this.steering.cancelled(frame.command_uuid)
+    if (frame.state === 'started') {
+      clearTimeout(this.#followUpWatchdog)
+      this.steering.started(frame.command_uuid)
+    } else if (frame.state === 'cancelled') this.steering.cancelled(frame.command_uuid)
+    else this.steering.progressed()
   }
 
   onMessage(message: { type: string; [key: string]: unknown }): void {
@@ -74,19 +90,30 @@ export class ClaudeCodeTurn {
   /** Claude Code exited or the transport broke: the turn fails; what it held is returned, unless it may have run. */
   fail(error: DriverError): void {
     void this.#finish(async () => {
-      const ambiguous = await this.steering.settleAtEnd(undefined)
+      const ambiguous = await this.steering.settleAtEnd(this.#consumed)
       return { status: 'failed', error: ambiguous ?? error }
     })
   }
 
   /** A kernel tool call, parked inside Claude Code's MCP request until the kernel has decided and steering is admitted. */
   async callTool(call: HostToolCall): Promise<CallToolResult> {
-    const host = this.host
     // The call may overtake its response on the way in: let that response be read first (it names the step).
     if (!this.#knows(call.id)) await new Promise((resolve) => setImmediate(resolve))
     const step = this.step
     this.#logCall(call.id, call.name, call.input)
     this.#kernelCalls.add(call.id)
+    // From here until its result is released, input folds in with that result.
+    this.#parked++
+    this.steering.boundary = 'tool'
+    try {
+      return await this.#runKernelTool(call, step)
+    } finally {
+      if (--this.#parked === 0) this.steering.boundary = 'sampling'
+    }
+  }
+
+  async #runKernelTool(call: HostToolCall, step: number): Promise<CallToolResult> {
+    const host = this.host
     let outcome: Awaited<ReturnType<TurnHost['runTool']>>
     try {
       outcome = await host.runTool({ id: call.id, name: call.name, input: call.input }, step, { signal: call.signal })
@@ -127,18 +154,26 @@ export class ClaudeCodeTurn {
   /** The SDK's Stop callback: `agent/turn-stopping`; a continue is one more request in the same turn. */
   async onStop(input: { stop_hook_active?: boolean }): Promise<HookJSONOutput> {
     this.#flush()
-    const { decision } = await this.host.stopping({
-      step: this.step,
-      stopHookActive: input.stop_hook_active === true,
-      continues: this.#continues,
-    })
-    if (decision.kind === 'stop') return {}
+    // Input waiting, or already queued: Claude Code runs it after this answer's result, and the turn goes on there.
+    if (await this.steering.atFinal(this.step)) {
+      this.#followUp = true
+      return {}
+    }
+    const decision = await this.#stopping(input.stop_hook_active === true)
+    return decision === undefined ? {} : { decision: 'block', reason: decision }
+  }
+
+  /** `agent/turn-stopping` at the real end of the answer: the continuation's text, or undefined when the turn stops. */
+  async #stopping(stopHookActive: boolean): Promise<string | undefined> {
+    const { decision } = await this.host.stopping({ step: this.step, stopHookActive, continues: this.#continues })
+    if (decision.kind === 'stop') return undefined
     this.#continues++
     if (decision.halt) {
       this.#halt ??= decision.halt
-      return {}
+      return undefined
     }
-    return { decision: 'block', reason: decision.messages.map(messageText).join('\n\n') }
+    this.steering.reopen()
+    return decision.messages.map(messageText).join('\n\n')
   }
 
   /** A built-in tool Claude Code runs itself: `tools/pre-execute` through the SDK's PreToolUse callback. */
@@ -203,6 +238,9 @@ export class ClaudeCodeTurn {
       this.steering.settleTaken()
     }
     const blocks = kernelBlocks(message.content).filter((block) => !(block.type === 'tool_call' && this.#loggedCalls.has(block.id)))
+    // Text without a tool call ends the answer (Claude Code's Stop comes next): input now is the final boundary's.
+    if (this.#parked === 0) this.steering.boundary = blocks.some((block) => block.type === 'tool_call') ? 'sampling' : 'final'
+    this.steering.progressed()
     if (this.#pending?.id === id) this.#pending.blocks.push(...blocks)
     else {
       this.#flush()
@@ -228,10 +266,42 @@ export class ClaudeCodeTurn {
     }
   }
 
-  async #end(result: ResultMessage): Promise<void> {
+  async #end(result: ResultMessage, givenUp = false): Promise<void> {
+    if (this.#ended) return
+    clearTimeout(this.#followUpWatchdog)
+    this.#consumed.push(...(result.user_message_uuids ?? []))
+    this.#flush()
+    const succeeded = result.subtype === 'success' && !this.host.signal.aborted && this.#halt === undefined && this.#broken === undefined
+    if (succeeded && !givenUp && this.steering.holds()) {
+      // Claude Code starts what it holds by itself, next: that follow-up is this turn's too. Should it never start
+      // it, the turn ends there and the input goes back (settleAtEnd cancels it).
+      this.#followUp = true
+      clearTimeout(this.#followUpWatchdog)
+      this.#followUpWatchdog = setTimeout(() => {
+        this.host.notice('warning', `Claude Code did not start the steering input it held within ${FOLLOW_UP_TIMEOUT_MS} ms of its result`)
+        void this.#end({ ...result, user_message_uuids: [] }, true)
+      }, FOLLOW_UP_TIMEOUT_MS)
+      return
+    }
+    if (succeeded && this.#followUp && result.num_turns === 0) {
+      // The follow-up never reached the model (its UserPromptSubmit blocked it) and no Stop fired: the answer before it
+      // was the real end.
+      this.#followUp = false
+      const continuation = await this.#stopping(false)
+      if (continuation !== undefined) {
+        this.#port.submit({
+          type: 'user',
+          message: { role: 'user', content: continuation },
+          parent_tool_use_id: null,
+          uuid: randomUUID(),
+          priority: 'next',
+        } as SDKUserMessage)
+        return
+      }
+    }
+    this.#followUp = false
     await this.#finish(async () => {
-      this.#flush()
-      const ambiguous = await this.steering.settleAtEnd(result.user_message_uuids)
+      const ambiguous = await this.steering.settleAtEnd(this.#consumed)
       if (this.#broken !== undefined) throw this.#broken
       if (ambiguous) return { status: 'failed', error: ambiguous }
       if (this.#halt) {
@@ -273,6 +343,8 @@ export class ClaudeCodeTurn {
 
   async #interrupted(): Promise<void> {
     if (this.#ended) return
+    // Nothing more goes in; what is in flight settles first, so the interrupt cancels it too.
+    await this.steering.close()
     for (const uuid of await this.#port.interrupt()) this.steering.cancelled(uuid)
   }
 

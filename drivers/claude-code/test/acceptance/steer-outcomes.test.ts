@@ -106,21 +106,31 @@ describe('drivers.md §4 item 6: no `queued` receipt by the deadline', () => {
 })
 
 describe('drivers.md §4 item 7: input while the model streams its final answer', () => {
-  it('is not submitted during the stream; it starts the next turn after `result`, exactly once', async () => {
+  it('is submitted at once and admitted; Claude Code runs it after the answer and the kernel turn keeps that follow-up, once', async () => {
     const { wire, session, server } = await setup()
     const running = session.run('Stream please [[stream:8:60]]')
     await waitUntil(() => server.events.some((event) => event.ev === 'start'), 'the stream to start', { boundMs: 60_000 })
     const receipt = session.steer('STEER during the stream')
-    const first = await running
-    expect(first.status).toBe('completed')
-    await session.idle()
-    await expect(receipt).resolves.toMatchObject({ state: 'recorded' })
-    expect(wire.sent.some((message) => message.priority !== undefined)).toBe(false)
+    const result = await running
+    expect(result.status).toBe('completed')
+    // Recorded within the turn, not by a next one.
+    expect(receipt.state()).toBe('recorded')
+    const steer = wire.sent.find((message) => (message.message as { content?: unknown }).content === 'STEER during the stream')
+    expect(steer).toMatchObject({ priority: 'next', uuid: expect.any(String) })
+    expect(steer).not.toHaveProperty('origin')
+    // Two of Claude Code's turns (the answer, then the follow-up it ran by itself), one kernel turn.
     expect(wire.results()).toHaveLength(2)
+    expect(wire.results()[1]).toMatchObject({ user_message_uuids: [steer!.uuid] })
+    const log = readLog(session.transcriptPath)
+    expect(log.filter((event) => event.type === 'turn/start')).toHaveLength(1)
+    expect(log.filter((event) => event.type === 'turn/end')).toHaveLength(1)
+    expect(texts(log)).toEqual(['STEER during the stream'])
+    const accepted = log.find((event) => event.type === 'steering/accepted')
+    expect(accepted).toMatchObject({ itemIds: receipt.itemIds })
     const second = server.requests.at(-1)
-    const last = second?.body.messages?.at(-1)
-    expect(JSON.stringify(last)).toContain('STEER during the stream')
+    expect(JSON.stringify(second?.body.messages?.at(-1))).toContain('STEER during the stream')
     expect(JSON.stringify(second?.body.messages).split('STEER during the stream').length - 1).toBe(1)
+    expect(server.requests).toHaveLength(2)
   })
 })
 

@@ -79,22 +79,22 @@ function agentMessages(client: AppServerClient): string[] {
 }
 
 describe('harness app-server --driver claude-code', () => {
-  it('initialize names the driver and negotiates host input at tool boundaries only', async () => {
+  it('initialize names the driver, its live boundaries, and negotiates host input at them', async () => {
     const { client } = await serve()
     const result = await client.initialize({ hostInput: { boundaries: ['sampling', 'final', 'tool'], timeoutMs: 5_000 } })
-    expect(result.driver).toEqual({ id: 'claude-code', boundaries: ['tool'], finalInputContinuesTurn: false })
-    expect(result.hostInput).toEqual({ version: 1, boundaries: ['tool'], timeoutMs: 5_000, onTimeout: 'proceed' })
+    expect(result.driver).toEqual({ id: 'claude-code', boundaries: ['sampling', 'tool', 'final'], finalInputContinuesTurn: true })
+    expect(result.hostInput).toEqual({ version: 1, boundaries: ['sampling', 'tool', 'final'], timeoutMs: 5_000, onTimeout: 'proceed' })
     // The kernel has no model of its own on this driver: threads name the driver.
     const started = await client.request<{ model: string; thread: { model: string } }>('thread/start', {})
     expect([started.model, started.thread.model]).toEqual(['claude-code', 'claude-code'])
 
     const { client: defaults } = await serve()
     const init = await defaults.initialize({ hostInput: {} })
-    expect(init.hostInput?.boundaries).toEqual(['tool'])
+    expect(init.hostInput?.boundaries).toEqual(['sampling', 'tool', 'final'])
     const { client: plain } = await serve()
     const none = await plain.initialize()
     expect(none.hostInput).toBeUndefined()
-    expect(none.driver?.boundaries).toEqual(['tool'])
+    expect(none.driver?.boundaries).toEqual(['sampling', 'tool', 'final'])
   })
 
   it('a turn/steer sent while a kernel tool runs is folded into the same turn, after the tool result', async () => {
@@ -157,10 +157,14 @@ describe('harness app-server --driver claude-code', () => {
     const completed = await client.turnCompleted(thread.id, turn.id, REAL.timeoutMs)
     expect(completed.turn.status).toBe('completed')
 
-    // One ask, at the tool boundary of the first response (wire steps count from 0); never at the turn start.
-    expect(asked).toEqual([{ threadId: thread.id, turnId: turn.id, boundary: { kind: 'tool', step: 0 } }])
+    // Asked at the tool boundary of the first response (wire steps count from 0), then at the answer's end; never at
+    // the turn start.
+    expect(asked).toEqual([
+      { threadId: thread.id, turnId: turn.id, boundary: { kind: 'tool', step: 0 } },
+      { threadId: thread.id, turnId: turn.id, boundary: { kind: 'final', step: 1 } },
+    ])
     const requests = client.received.filter((message) => message.method === 'turn/hostInput/request')
-    expect(requests.map((message) => (message.params as HostInputRequest).boundary.kind)).toEqual(['tool'])
+    expect(requests.map((message) => (message.params as HostInputRequest).boundary.kind)).toEqual(['tool', 'final'])
     const accepted = await client.waitFor('turn/hostInput/accepted', () => true, REAL)
     expect(accepted).toMatchObject({ threadId: thread.id, turnId: turn.id, items: [{ index: 0, status: 'recorded' }] })
 
@@ -182,7 +186,7 @@ describe('harness app-server --driver claude-code', () => {
     expect(client.notifications.filter((entry) => entry.method === 'turn/completed')).toHaveLength(1)
   }, 120_000)
 
-  it('a turn/steer after the last tool boundary is not recorded in the turn: it comes back in turn/steer/dropped', async () => {
+  it('a turn/steer after the last tool boundary, while Claude Code waits for its answer, is admitted and continues the same turn', async () => {
     const { client, server } = await serve()
     await client.initialize()
     const { thread } = await client.startThread()
@@ -192,19 +196,25 @@ describe('harness app-server --driver claude-code', () => {
     await client.waitFor('item/completed', (params) => (params.item as { type?: string }).type === 'commandExecution', REAL)
     // Claude Code has asked for the reply after the tool result: past the last tool boundary.
     await waitUntil(() => mainRequests(server).length === 2, 'the request after the tool result', { boundMs: REAL.timeoutMs })
-    await client.steer(thread.id, turn.id, 'too late for this turn', 'late-1')
+    expect(await client.steer(thread.id, turn.id, 'one more thing', 'late-1')).toEqual({ turnId: turn.id })
     const completed = await client.turnCompleted(thread.id, turn.id, REAL.timeoutMs)
     expect(completed.turn.status).toBe('completed')
-    const dropped = await client.waitFor('turn/steer/dropped', () => true, REAL)
-    expect(dropped).toMatchObject({ threadId: thread.id, turnId: turn.id, clientUserMessageId: 'late-1', reason: 'turnCompleted' })
-    expect(JSON.stringify(server.requests.map((request) => request.body.messages))).not.toContain('too late for this turn')
-    const recorded = readLog(thread.path).filter(
-      (event) => event.type === 'message' && event.message.content.some((b) => b.type === 'text' && b.text === 'too late for this turn'),
+    expect(client.notifications.filter((entry) => entry.method === 'turn/completed')).toHaveLength(1)
+    expect(client.notifications.some((entry) => entry.method === 'turn/steer/dropped')).toBe(false)
+    // Claude Code ran it after that answer, by itself: the next request's only new input, once.
+    const main = mainRequests(server)
+    expect(main).toHaveLength(3)
+    expect(newInput(main[2]!)).toEqual(['user:one more thing'])
+    expect(JSON.stringify(main[2]!.body.messages).split('one more thing').length - 1).toBe(1)
+    const events = readLog(thread.path)
+    const recorded = events.filter(
+      (event) => event.type === 'message' && event.message.content.some((b) => b.type === 'text' && b.text === 'one more thing'),
     )
-    expect(recorded).toHaveLength(0)
+    expect(recorded).toHaveLength(1)
+    expect(events.filter((event) => event.type === 'turn/end')).toEqual([expect.objectContaining({ status: 'completed' })])
   }, 120_000)
 
-  it('two tool calls of one response share one tool boundary: the host is asked once for that step', async () => {
+  it('two tool calls of one response share one tool boundary: the host is asked once for that step (and once at the end)', async () => {
     const asked: HostInputRequest[] = []
     const { client, server } = await serve({
       onHostInput: (request) => {
@@ -222,6 +232,6 @@ describe('harness app-server --driver claude-code', () => {
     const completed = await client.turnCompleted(thread.id, turn.id, REAL.timeoutMs)
     expect(completed.turn.status).toBe('completed')
     expect(mainRequests(server)).toHaveLength(2)
-    expect(asked.map((request) => `${request.boundary.kind}:${request.boundary.step}`)).toEqual(['tool:0'])
+    expect(asked.map((request) => `${request.boundary.kind}:${request.boundary.step}`)).toEqual(['tool:0', 'final:1'])
   }, 120_000)
 })

@@ -74,7 +74,7 @@ describe('ompSteering on the Claude Code driver', () => {
     await session.end()
   })
 
-  it('a message queued in OMP between turns joins the next turn’s prompt (its start boundary), accepted once; no tool, no mid-turn claim', async () => {
+  it('a message queued in OMP between turns joins the next turn’s prompt (its start boundary), accepted once; the answer’s end had nothing to claim', async () => {
     const agent = new FakeOmpAgent()
     const call = agent.startCall()
     const omp = ompSteering(call)
@@ -88,8 +88,10 @@ describe('ompSteering on the Claude Code driver', () => {
     const session = await current.kernel.startSession()
     const first = await session.run('just answer')
     expect(first.status).toBe('completed')
-    // Only the turn's start may claim: Claude Code has no boundary after a response without tool calls.
-    expect(boundaries.every((boundary) => boundary === 'sampling:1')).toBe(true)
+    // The turn's start and its answer's end asked; OMP had nothing then.
+    expect(boundaries[0]).toBe('sampling:1')
+    expect(boundaries).toContain('final:1')
+    expect(boundaries.every((boundary) => boundary === 'sampling:1' || boundary === 'final:1')).toBe(true)
     expect(call.claims).toHaveLength(0)
 
     agent.push('one more thing')
