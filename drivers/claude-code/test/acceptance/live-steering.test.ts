@@ -1,5 +1,5 @@
 import type { HookCallback } from '@anthropic-ai/claude-agent-sdk'
-import { definePlugin, type Plugin, type Session, type SessionEvent, type SteerReceipt } from '@harness-kernel/kernel'
+import { definePlugin, type Plugin, type Session, type SessionEvent, type SteerReceipt, userMessage } from '@harness-kernel/kernel'
 import { subagents } from '@harness-kernel/subagents'
 import { gate, newInput, waitUntil } from '@harness-kernel/testing'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -241,5 +241,36 @@ describe('Claude Code driver: live steering', () => {
       newInput(request).some((text) => text.includes('CHILD FINAL with the steer')),
     )
     expect(parentNext).toBeDefined()
+  })
+
+  it('after a blocked follow-up, a turn-stopping continue goes in as one more message, in the same turn', async () => {
+    const block: HookCallback = async (input) =>
+      String((input as { prompt?: string }).prompt).includes('STEER') ? { decision: 'block', reason: 'NO-STEERING' } : {}
+    let asks = 0
+    const keepGoing = definePlugin({
+      name: 'keep-going',
+      setup(kernel) {
+        kernel.hooks.turnStopping.tap('keep-going', (decision) =>
+          ++asks === 1 ? { kind: 'continue', messages: [userMessage('KEEP GOING: one more check')] } : decision,
+        )
+      },
+    })
+    const { answer, wire, session, server } = await setup({
+      plugins: [keepGoing],
+      driver: { queryOptions: { hooks: { UserPromptSubmit: [{ hooks: [block] }] } } },
+    })
+    const running = session.run('Answer slowly')
+    await (await server.waitForRequest(0)).held
+    const receipt = session.steer('STEER blocked')
+    await admitted(wire, 1)
+    answer.open()
+    const result = await running
+    expect(result.status).toBe('completed')
+    await expect(receipt).resolves.toMatchObject({ state: 'dropped' })
+    expect(asks).toBe(2)
+    expect(server.requests).toHaveLength(2)
+    expect(newInput(server.requests[1]!)).toEqual(['user:KEEP GOING: one more check'])
+    const log = readLog(session.transcriptPath)
+    expect(log.filter((event) => event.type === 'turn/end')).toHaveLength(1)
   })
 })
