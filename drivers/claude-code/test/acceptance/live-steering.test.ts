@@ -48,8 +48,22 @@ async function setup(options: { driver?: ClaudeCodeDriverOptions; plugins?: Plug
   })
   const session = await current.kernel.startSession()
   live = session
-  return { answer, counter, wire, session, server: current.server }
+  const server = current.server
+  /** Runs a turn and steers `texts` while its answer streams; the answer goes on once Claude Code queued them all. */
+  const steerDuringAnswer = async (...texts: string[]) => {
+    const running = session.run('Answer slowly')
+    await (await server.waitForRequest(0)).held
+    const receipts = texts.map((text) => session.steer(text))
+    await admitted(wire, texts.length)
+    answer.open()
+    return { result: await running, receipts }
+  }
+  return { answer, counter, wire, session, server, steerDuringAnswer }
 }
+
+/** A UserPromptSubmit of the user's own that blocks every prompt holding `STEER`. */
+const blockSteers: HookCallback = async (input) =>
+  String((input as { prompt?: string }).prompt).includes('STEER') ? { decision: 'block', reason: 'NO-STEERING' } : {}
 
 const steeringTexts = (events: SessionEvent[]) =>
   events.flatMap((event) =>
@@ -73,13 +87,8 @@ const states = (receipts: SteerReceipt[]) => receipts.map((receipt) => receipt.s
 
 describe('Claude Code driver: live steering', () => {
   it('two steers while the answer streams: admitted at once, one follow-up carries both, one kernel turn, turn-stopping once', async () => {
-    const { answer, counter, wire, session, server } = await setup()
-    const running = session.run('Answer slowly')
-    await (await server.waitForRequest(0)).held
-    const receipts = [session.steer('STEER one'), session.steer('STEER two')]
-    await admitted(wire, 2)
-    answer.open()
-    const result = await running
+    const { counter, wire, session, server, steerDuringAnswer } = await setup()
+    const { result, receipts } = await steerDuringAnswer('STEER one', 'STEER two')
     expect(result.status).toBe('completed')
     expect(states(receipts)).toEqual(['recorded', 'recorded'])
     expect(server.requests).toHaveLength(2)
@@ -156,18 +165,11 @@ describe('Claude Code driver: live steering', () => {
   })
 
   it('a follow-up blocked by UserPromptSubmit: each item dropped with the reason, and turn-stopping decides at the real end, once', async () => {
-    const block: HookCallback = async (input) =>
-      String((input as { prompt?: string }).prompt).includes('STEER') ? { decision: 'block', reason: 'NO-STEERING' } : {}
-    const { answer, counter, wire, session, server } = await setup({
-      driver: { queryOptions: { hooks: { UserPromptSubmit: [{ hooks: [block] }] } } },
+    const { counter, session, server, steerDuringAnswer } = await setup({
+      driver: { queryOptions: { hooks: { UserPromptSubmit: [{ hooks: [blockSteers] }] } } },
     })
-    const running = session.run('Answer slowly')
-    await (await server.waitForRequest(0)).held
     // Two of them: Claude Code joins them into one prompt, which its UserPromptSubmit blocks as a whole.
-    const receipts = [session.steer('STEER blocked one'), session.steer('STEER blocked two')]
-    await admitted(wire, 2)
-    answer.open()
-    const result = await running
+    const { result, receipts } = await steerDuringAnswer('STEER blocked one', 'STEER blocked two')
     expect(result.status).toBe('completed')
     for (const receipt of receipts) {
       await expect(receipt).resolves.toMatchObject({ state: 'dropped', reason: expect.stringContaining('NO-STEERING') })
@@ -244,8 +246,6 @@ describe('Claude Code driver: live steering', () => {
   })
 
   it('after a blocked follow-up, a turn-stopping continue goes in as one more message, in the same turn', async () => {
-    const block: HookCallback = async (input) =>
-      String((input as { prompt?: string }).prompt).includes('STEER') ? { decision: 'block', reason: 'NO-STEERING' } : {}
     let asks = 0
     const keepGoing = definePlugin({
       name: 'keep-going',
@@ -255,16 +255,14 @@ describe('Claude Code driver: live steering', () => {
         )
       },
     })
-    const { answer, wire, session, server } = await setup({
+    const { session, server, steerDuringAnswer } = await setup({
       plugins: [keepGoing],
-      driver: { queryOptions: { hooks: { UserPromptSubmit: [{ hooks: [block] }] } } },
+      driver: { queryOptions: { hooks: { UserPromptSubmit: [{ hooks: [blockSteers] }] } } },
     })
-    const running = session.run('Answer slowly')
-    await (await server.waitForRequest(0)).held
-    const receipt = session.steer('STEER blocked')
-    await admitted(wire, 1)
-    answer.open()
-    const result = await running
+    const {
+      result,
+      receipts: [receipt],
+    } = await steerDuringAnswer('STEER blocked')
     expect(result.status).toBe('completed')
     await expect(receipt).resolves.toMatchObject({ state: 'dropped' })
     expect(asks).toBe(2)
