@@ -10,7 +10,8 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: ['**/test/**/*.test.ts'],
+    // scripts/drift's pure parts are ES modules (the command runs without a build), and so are their tests
+    include: ['**/test/**/*.test.ts', 'scripts/drift/test/*.test.mjs'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     reporters: ['default', './scripts/summary-reporter.ts'],
     // Bounds for a stuck test, not for a slow one: a loaded 2-core machine runs the slowest tests (real Claude Code

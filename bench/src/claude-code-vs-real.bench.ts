@@ -1,12 +1,23 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { claudeExecutable } from '@harness-kernel/driver-claude-code'
 import { claudeCodeKernel, preToolUseSettings } from './claude-code-setup.js'
 import { alternateRuns, medianDifferenceInterval, type RunsByHook, runsByHook, shellCallsScript, timedKernelTurn } from './hook-latency.js'
 import { fmt, type Stats, summarize } from './measure.js'
-import { jsonLines, type LocatedClient, locateClient, realClientsHome, runCapturing, runFailure, withRealClient } from './real-client.js'
+import {
+  installedManifestField,
+  jsonLines,
+  type LocatedClient,
+  locateClient,
+  realClientsHome,
+  runCapturing,
+  runFailure,
+  withRealClient,
+} from './real-client.js'
 import type { Section } from './report.js'
 
-const CLAUDE_CODE_VERSION = '2.1.332'
+/** The Claude Code `npm ci` installs with the Agent SDK (the Claude Code driver's pin). */
+const CLAUDE_CODE_VERSION = installedManifestField('@anthropic-ai/claude-agent-sdk', 'claudeCodeVersion')
 
 type Client = 'claude-code' | 'kernel'
 
@@ -43,9 +54,12 @@ export interface ClientResult extends RunsByHook<RunSample> {
   windows: Measure
 }
 
-/** The native `claude` as `shared/real-clients/lib/clients.sh` finds it: `CLAUDE_BIN`, else the platform package. */
+/** The native `claude`: `CLAUDE_BIN`, else the one `npm ci` installed, else the shared real-clients install's. */
 function claudeBin(home: string): string {
   if (process.env.CLAUDE_BIN) return process.env.CLAUDE_BIN
+  try {
+    return claudeExecutable()
+  } catch {}
   const base = join(home, 'node_modules', '@anthropic-ai')
   const platform = `${process.platform}-${process.arch}`
   const others = existsSync(base)
@@ -85,7 +99,14 @@ async function claudeRun(located: LocatedClient, root: string, name: string, wit
   }
   // One OUT for all runs: they share its state/ (project, CLAUDE_CONFIG_DIR, HOME) as one user's runs would.
   const out = join(root, 'claude-runs')
-  const env = { ...process.env, OUT: out, PROJECT_SETTINGS: settings, REAL_CLIENTS_HOME: located.home, CLAUDE_TIMEOUT: '180' }
+  const env = {
+    ...process.env,
+    OUT: out,
+    PROJECT_SETTINGS: settings,
+    REAL_CLIENTS_HOME: located.home,
+    CLAUDE_BIN: located.bin,
+    CLAUDE_TIMEOUT: '180',
+  }
   const result = await runCapturing('bash', [located.script, name, claudePrompt(calls), '--dangerously-skip-permissions'], env)
   const dir = join(out, name)
   const fail = runFailure('claude-code-real', dir, result.output)

@@ -9,9 +9,11 @@ import { codexKernel, preToolUseHooks } from './codex-setup.js'
 import { medianDifferenceInterval, type RunsByHook, runsByHook, shellCallsScript, timedKernelTurn } from './hook-latency.js'
 import { fmt, gc, type Stats, summarize } from './measure.js'
 import { callsDirective, codexBenchScript } from './model-scripts.js'
+import { installedManifestField } from './real-client.js'
 import type { Section } from './report.js'
 
-const CODEX_VERSION = '0.169.0'
+/** The Codex `npm ci` installs (the Codex driver's pin), which `withCodex` runs. */
+const CODEX_VERSION = installedManifestField('@openai/codex')
 
 type Client = 'codex' | 'kernel' | 'kernel-in-process'
 

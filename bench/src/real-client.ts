@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { homedir, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -11,6 +12,20 @@ import type { Section } from './report.js'
  */
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+/**
+ * A field of an installed package's manifest (the pins `npm ci` installs): `version`, or the Agent SDK's
+ * `claudeCodeVersion`.
+ */
+export function installedManifestField(pkg: string, field = 'version'): string {
+  const manifest = JSON.parse(readFileSync(createRequire(import.meta.url).resolve(`${pkg}/package.json`), 'utf8')) as Record<
+    string,
+    unknown
+  >
+  const value = manifest[field]
+  if (typeof value !== 'string') throw new Error(`${pkg}'s package.json has no ${field}`)
+  return value
+}
 
 /** Where shared/real-clients/install.sh put the clients: REAL_CLIENTS_HOME, else `~/.cache/harness-real-clients`. */
 export const realClientsHome = (): string => process.env.REAL_CLIENTS_HOME || join(homedir(), '.cache', 'harness-real-clients')

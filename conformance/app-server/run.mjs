@@ -1,15 +1,17 @@
 #!/usr/bin/env node
-// The App Server differential suite: the same client script (scenarios.mjs) against the real `codex app-server`
-// 0.169.0 (on a fake Responses API) and against `harness app-server --model openai:…` (on the same fake), compared
-// step by step. Opt-in (`npm run conformance:app-server`); without the real Codex it prints `skipped: …` and exits 0.
+// The App Server differential suite: the same client script (scenarios.mjs) against the real `codex app-server` (the
+// pinned one `npm ci` installs, or CODEX_BIN; ../lib/pinned-clients.mjs) on a fake Responses API and against
+// `harness app-server --model openai:…` (on the same fake), compared step by step. Opt-in (`npm run conformance:app-server`); without the real Codex it prints `skipped: …` and exits 0.
 //   node conformance/app-server/run.mjs [--verbose] [--keep] [--report FILE] [filter …]
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { startFakeOpenAI } from '@harness-kernel/testing'
+import { findCodex, pinnedCodexVersion } from '../lib/pinned-clients.mjs'
+import { isExecutable } from '../lib/real-clients.mjs'
 import { compareStep, KNOWN_DEVIATIONS, NOT_COMPARED, signature } from './compare.mjs'
 import { planModel, toolOutputs } from './plan-model.mjs'
 import { SCENARIOS } from './scenarios.mjs'
@@ -26,26 +28,6 @@ const { values, positionals } = parseArgs({
 // Codex's policy for the whole suite, in both sides' CODEX_HOME (the harness reads Codex's config.toml too): commands
 // run unsandboxed and unasked unless a scenario's thread/start or turn/start says otherwise.
 const POLICY = 'approval_policy = "never"\nsandbox_mode = "danger-full-access"\n'
-
-/** CODEX_BIN, the shared real-clients install, or the binary `npm ci` put in this workspace (@openai/codex 0.169.0). */
-function findCodex() {
-  const candidates = [
-    process.env.CODEX_BIN,
-    join(process.env.REAL_CLIENTS_HOME ?? join(process.env.HOME ?? '', '.cache/harness-real-clients'), 'node_modules/.bin/codex'),
-  ]
-  try {
-    const require = createRequire(join(REPO, 'drivers/codex/package.json'))
-    const triple = {
-      'linux-x64': 'x86_64-unknown-linux-musl',
-      'linux-arm64': 'aarch64-unknown-linux-musl',
-      'darwin-x64': 'x86_64-apple-darwin',
-      'darwin-arm64': 'aarch64-apple-darwin',
-    }[`${process.platform}-${process.arch}`]
-    const root = dirname(require.resolve(`@openai/codex-${process.platform}-${process.arch}/package.json`))
-    candidates.push(join(root, 'vendor', triple ?? '', 'bin', 'codex'))
-  } catch {}
-  return candidates.find((candidate) => candidate && existsSync(candidate))
-}
 
 function codexSide(dir, fakeUrl, bin, config) {
   const home = join(dir, 'home')
@@ -124,11 +106,13 @@ function byStep(log) {
   return steps
 }
 
-const bin = findCodex()
-if (!bin) {
-  console.log('skipped: real Codex not installed (npm ci installs @openai/codex 0.169.0; or set CODEX_BIN)')
+const { bin } = findCodex()
+const pin = pinnedCodexVersion()
+if (!isExecutable(bin)) {
+  console.log(`skipped: real Codex not installed (npm ci installs @openai/codex ${pin}; or set CODEX_BIN) [no executable at ${bin}]`)
   process.exit(0)
 }
+const version = execFileSync(bin, ['--version'], { encoding: 'utf8', timeout: 20_000 }).trim()
 if (!existsSync(HARNESS_BIN)) {
   console.error(`${HARNESS_BIN} is missing: build first (npx tsc -b)`)
   process.exit(1)
@@ -140,6 +124,8 @@ const fake = await startFakeOpenAI({ script: model.script })
 const selected = SCENARIOS.filter((scenario) => positionals.length === 0 || positionals.some((filter) => scenario.name.includes(filter)))
 const lines = [
   `# App Server differential suite: ${bin} vs harness app-server`,
+  '',
+  `real Codex: ${version}${version.includes(pin) ? '' : ` WARNING: expected codex-cli ${pin} (the pin)`}`,
   '',
   `Not compared (Codex's own services): ${[...NOT_COMPARED].join(', ')}`,
   '',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Re-records the golden hook payloads in dialects/claude-code/test/fixtures/golden/ from the real
-// Claude Code 2.1.332 (see that folder's README.md). Needs shared/real-clients/install.sh to have
-// run; downloads nothing.
+// Claude Code the Agent SDK pin bundles (see that folder's README.md), as `npm ci` installs it (or
+// CLAUDE_BIN, or shared/real-clients/install.sh's); downloads nothing.
 // Usage: node conformance/claude-code/capture-golden.mjs [--out DIR] [--dry-run]
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
@@ -11,13 +11,13 @@ import { collectHookCalls } from './lib/capture.mjs'
 import {
   CLASSIC_MODEL,
   CLAUDE_VERSION,
-  cleanEnv,
   GOLDEN_DIR,
   hookScript,
   makeTempRoot,
   modesDir,
   probeClaude,
   runCliScript,
+  scriptEnv,
 } from './lib/env.mjs'
 import { P } from './lib/kit.mjs'
 
@@ -105,7 +105,9 @@ const outArg = args.indexOf('--out')
 
 const probe = probeClaude()
 if (!probe.ok) {
-  console.log(`skipped: real Claude Code not installed (run shared/real-clients/install.sh): ${probe.reason}`)
+  console.log(
+    `skipped: real Claude Code not installed (npm ci installs the pinned one; or run shared/real-clients/install.sh): ${probe.reason}`,
+  )
   process.exit(0)
 }
 if (probe.warning) console.log(`warning: ${probe.warning}`)
@@ -118,7 +120,7 @@ function runCli(out, step, modeDir) {
   if (step.resume) extra.push('--resume', sessionIdOf(join(out, step.resume)))
   return new Promise((resolve) => {
     const child = spawn(runCliScript(), [step.run, step.prompt, ...step.args, ...extra], {
-      env: cleanEnv({ OUT: out, HOOK_MODE: modeDir, HOOK_SH: hookScript(), CLAUDE_TIMEOUT: '90' }),
+      env: scriptEnv({ OUT: out, HOOK_MODE: modeDir, HOOK_SH: hookScript(), CLAUDE_TIMEOUT: '90' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Re-records the golden hook payloads in dialects/codex/test/fixtures/golden/ from the real
-// Codex CLI (see that folder's README.md). Needs shared/real-clients/install.sh to have run;
-// downloads nothing. Usage: node conformance/codex/capture-golden.mjs [--out DIR] [--dry-run]
+// Codex CLI (see that folder's README.md): the pinned one `npm ci` installs, or CODEX_BIN, or
+// shared/real-clients/install.sh's (../lib/pinned-clients.mjs); downloads nothing. Usage: node conformance/codex/capture-golden.mjs [--out DIR] [--dry-run]
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { findCodex } from '../lib/pinned-clients.mjs'
 import { collectHookCalls, readCodexRequests, runCase, writeCaseDir } from './lib/codex-case.mjs'
-import { cleanEnv, codexBin, GOLDEN_DIR, HOOK_SCRIPT, makeTempRoot, probeCodex, realClientsDir, realClientsHome } from './lib/env.mjs'
+import { cleanEnv, GOLDEN_DIR, HOOK_SCRIPT, makeTempRoot, probeCodex, REPO_ROOT, realClientsDir, realClientsHome } from './lib/env.mjs'
 import { ALL_EVENTS, delayed, withUsage } from './lib/kit.mjs'
 
 // The probe runs in the `bash -c` shell Codex starts, before the recorder: it saves that shell's
@@ -148,8 +149,10 @@ const dryRun = args.includes('--dry-run')
 const outArg = args.indexOf('--out')
 
 const probe = probeCodex()
+// process.json records the process tree a user's `codex` makes: through the npm launcher of the install probed, where it has one
+const CODEX = findCodex().launcher ?? probe.bin
 if (!probe.ok) {
-  console.log(`skipped: real Codex not installed (run shared/real-clients/install.sh): ${probe.reason}`)
+  console.log(`skipped: real Codex not installed (npm ci installs the pinned one; or run shared/real-clients/install.sh): ${probe.reason}`)
   process.exit(0)
 }
 if (probe.warning) console.log(`warning: ${probe.warning}`)
@@ -162,7 +165,7 @@ await Promise.all(
   CASES.map(async (c) => {
     const dir = join(OUT, c.name)
     writeCaseDir(dir, c)
-    const r = await runCase(dir, OUT, { env: c.env ?? {} })
+    const r = await runCase(dir, OUT, { env: { ...c.env, CODEX_BIN: CODEX } })
     if (c.resume) await runResume(dir, c.resume)
     runs[c.name] = { dir, rc: readFileSync(join(dir, 'codex.rc'), 'utf8').trim(), calls: collectHookCalls(join(dir, 'out')) }
     console.log(`ran ${c.name} (${c.mode}${c.resume ? ' + exec resume' : ''}): ${r.stdout.trim()}`)
@@ -200,7 +203,7 @@ async function runResume(dir, resume) {
       `model_providers.fake.base_url="http://127.0.0.1:${port}/v1"`,
     ]
     await new Promise((resolve) => {
-      const child = spawn(codexBin(), [...codexArgs, 'resume', '--last', resume.prompt], {
+      const child = spawn(CODEX, [...codexArgs, 'resume', '--last', resume.prompt], {
         cwd: join(dir, 'cwd'),
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -231,6 +234,7 @@ function pathMap(dir) {
     [HOOK_SCRIPT, '<HOOK_SH>'],
     [dir, '<CASE>'],
     [realClientsHome(), '<REAL_CLIENTS_HOME>'],
+    [REPO_ROOT, '<REPO>'],
   ]
 }
 const normalizeText = (text, dir) => pathMap(dir).reduce((s, [from, to]) => s.replaceAll(from, to), text)

@@ -85,7 +85,9 @@ export async function runSuite(suite) {
   if (!saved) {
     const probe = suite.probeClient()
     if (!probe.ok) {
-      console.log(`skipped: real ${client} not installed (run shared/real-clients/install.sh) [${probe.reason}]`)
+      console.log(
+        `skipped: real ${client} not installed (npm ci installs the pinned one; or run shared/real-clients/install.sh) [${probe.reason}]`,
+      )
       console.log(`(\`node conformance/${suite.dir}/run.mjs --saved\` compares the kernel with the saved ${client} results instead)`)
       process.exit(0)
     }

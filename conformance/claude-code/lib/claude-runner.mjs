@@ -15,7 +15,7 @@ import {
   writeModes,
   writeSettingsFlag,
 } from './case.mjs'
-import { CLASSIC_MODEL, claudeSandboxBin, cleanEnv, hookScript, runCliScript } from './env.mjs'
+import { CLASSIC_MODEL, claudeSandboxBin, hookScript, runCliScript, scriptEnv } from './env.mjs'
 import { claudeRequestItems, hookTexts, Labeler, normalizeHookCalls, normalizePaths, splitConversations } from './normalize.mjs'
 
 /** The permission-mode arguments: `permissionMode` (null: none), else `bypass` (--dangerously-skip-permissions). */
@@ -51,7 +51,7 @@ export async function runCli(
   const sandboxPath = scenario.claudeSandboxPath ? { PATH: `${claudeSandboxBin().dir}:${process.env.PATH ?? ''}` } : {}
   const args = [run, expandPlaceholders(prompt, layout), ...claudeArgs(scenario, settingsFlagFile, layout), ...extraArgs]
   const { code, stdout, stderr } = await runProcess(runCliScript(), args, {
-    env: cleanEnv({
+    env: scriptEnv({
       OUT: dir,
       PROJECT_SETTINGS: template,
       HOOK_MODE: modeDir,

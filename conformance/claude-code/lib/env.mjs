@@ -1,9 +1,9 @@
 // Where things are: the repository, the shared real-client harness, the real Claude Code binary
-// (what both suites share is in ../../lib/real-clients.mjs).
-import { existsSync, readdirSync } from 'node:fs'
+// (what both suites share is in ../../lib/real-clients.mjs, the binaries and pins in ../../lib/pinned-clients.mjs).
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { envCleaner, isExecutable, probeClient, REPO_ROOT, realClientsDir, realClientsHome } from '../../lib/real-clients.mjs'
+import { findClaude, pinnedClaudeVersion } from '../../lib/pinned-clients.mjs'
+import { envCleaner, isExecutable, probeClient, REPO_ROOT, realClientsDir } from '../../lib/real-clients.mjs'
 
 export { makeTempRoot, REPO_ROOT, realClientsDir, realClientsHome } from '../../lib/real-clients.mjs'
 
@@ -11,7 +11,8 @@ export const SUITE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 export const SCENARIOS_DIR = join(SUITE_DIR, 'scenarios')
 export const EXPECTED_DIR = join(SUITE_DIR, 'expected')
 export const GOLDEN_DIR = join(REPO_ROOT, 'dialects', 'claude-code', 'test', 'fixtures', 'golden')
-export const CLAUDE_VERSION = '2.1.332'
+/** The Claude Code of the Agent SDK drivers/claude-code/package.json pins. */
+export const CLAUDE_VERSION = pinnedClaudeVersion()
 /** `--model` of the classic `<system-reminder>` rendering (the default model gets the system-role rendering). */
 export const CLASSIC_MODEL = 'claude-sonnet-4-5-20250929'
 
@@ -21,16 +22,8 @@ export const runCliScript = () => join(claudeHarnessDir(), 'run-cli.sh')
 export const hookScript = () => join(claudeHarnessDir(), 'bin', 'hook.sh')
 export const modesDir = () => join(claudeHarnessDir(), 'modes')
 
-/** The native `claude`, found the way shared/real-clients/lib/clients.sh finds it. */
-export function claudeBin() {
-  if (process.env.CLAUDE_BIN) return process.env.CLAUDE_BIN
-  const base = join(realClientsHome(), 'node_modules', '@anthropic-ai')
-  const plat = `${process.platform}-${process.arch}`
-  const candidates = [join(base, `claude-agent-sdk-${plat}`, 'claude'), join(base, `claude-agent-sdk-${plat}-musl`, 'claude')]
-  if (existsSync(base))
-    for (const d of readdirSync(base).sort()) if (d.startsWith('claude-agent-sdk-')) candidates.push(join(base, d, 'claude'))
-  return candidates.find((f) => isExecutable(f)) ?? candidates[0]
-}
+/** The native `claude` the suite runs: CLAUDE_BIN, the workspace's, or $REAL_CLIENTS_HOME's (../../lib/pinned-clients.mjs). */
+export const claudeBin = () => findClaude().bin
 
 /**
  * Is the real Claude Code there (and the shared driver scripts)? Never installs or downloads anything.
@@ -86,3 +79,6 @@ const CLIENT_VAR =
   /^(CLAUDECODE$|CLAUDE_CODE_|CLAUDE_PROJECT_DIR$|CLAUDE_ENV_FILE$|CLAUDE_EFFORT$|CLAUDE_PID$|CLAUDE_PLUGIN_|CLAUDE_AGENT_SDK_)/
 
 export const cleanEnv = envCleaner(HARNESS_VARS, CLIENT_VAR)
+
+/** The env of the shared scripts (run-cli.sh): `cleanEnv(extra)` with CLAUDE_BIN set to the claude this suite probed. */
+export const scriptEnv = (extra = {}) => cleanEnv({ CLAUDE_BIN: claudeBin(), ...extra })

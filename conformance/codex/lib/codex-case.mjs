@@ -5,7 +5,7 @@ import { readJsonLines } from '../../lib/files.mjs'
 import { orderOccurrences } from '../../lib/hook-calls.mjs'
 import { runProcess } from '../../lib/process.mjs'
 import { MCP_SERVER_SCRIPT } from '../../lib/real-clients.mjs'
-import { cleanEnv, HOOK_SCRIPT, runCaseScript } from './env.mjs'
+import { HOOK_SCRIPT, runCaseScript, scriptEnv } from './env.mjs'
 
 /**
  * `@HOOK@` in hook commands (hooks.json and config.extra.toml) becomes the path of lib/hook.sh, and `@MCP_SERVER@`
@@ -40,7 +40,7 @@ export async function runCase(caseDir, outDir, { env = {}, args = [], timeoutMs 
   const { code, stdout, stderr } = await runProcess(runCaseScript(), [caseDir, ...args], {
     // An empty HOME: Codex runs its shell commands as login shells, which read the machine's ~/.profile and ~/.bashrc
     // (a slow tool's init there stalls every command past its 10 s yield).
-    env: cleanEnv({ OUT: outDir, CODEX_TIMEOUT: '90', HOME: isolatedHome(caseDir), ...env }),
+    env: scriptEnv({ OUT: outDir, CODEX_TIMEOUT: '90', HOME: isolatedHome(caseDir), ...env }),
     timeoutMs,
   })
   return { code, stdout, stderr }

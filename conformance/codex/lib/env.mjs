@@ -1,8 +1,9 @@
 // Where things are: the repository, the shared real-client harness, the real Codex binary
-// (what both suites share is in ../../lib/real-clients.mjs).
+// (what both suites share is in ../../lib/real-clients.mjs, the binaries and pins in ../../lib/pinned-clients.mjs).
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { envCleaner, probeClient, REPO_ROOT, realClientsDir, realClientsHome } from '../../lib/real-clients.mjs'
+import { findCodex, pinnedCodexVersion } from '../../lib/pinned-clients.mjs'
+import { envCleaner, probeClient, REPO_ROOT, realClientsDir } from '../../lib/real-clients.mjs'
 
 export { makeTempRoot, REPO_ROOT, realClientsDir, realClientsHome } from '../../lib/real-clients.mjs'
 
@@ -11,16 +12,15 @@ export const HOOK_SCRIPT = join(SUITE_DIR, 'lib', 'hook.sh')
 export const SCENARIOS_DIR = join(SUITE_DIR, 'scenarios')
 export const EXPECTED_DIR = join(SUITE_DIR, 'expected')
 export const GOLDEN_DIR = join(REPO_ROOT, 'dialects', 'codex', 'test', 'fixtures', 'golden')
-export const CODEX_VERSION = '0.169.0'
+/** The version drivers/codex/package.json pins. */
+export const CODEX_VERSION = pinnedCodexVersion()
 
 export function runCaseScript() {
   return join(realClientsDir(), 'codex', 'run-case.sh')
 }
 
-/** The codex launcher, as shared/real-clients/lib/clients.sh finds it. */
-export function codexBin() {
-  return process.env.CODEX_BIN || join(realClientsHome(), 'node_modules', '.bin', 'codex')
-}
+/** The codex the suite runs: CODEX_BIN, the workspace's, or $REAL_CLIENTS_HOME's (../../lib/pinned-clients.mjs). */
+export const codexBin = () => findCodex().bin
 
 /**
  * Is the real Codex there? Never installs or downloads anything.
@@ -53,3 +53,6 @@ export const HARNESS_VARS = [
 ]
 
 export const cleanEnv = envCleaner(HARNESS_VARS)
+
+/** The env of the shared scripts (run-case.sh): `cleanEnv(extra)` with CODEX_BIN set to the codex this suite probed. */
+export const scriptEnv = (extra = {}) => cleanEnv({ CODEX_BIN: codexBin(), ...extra })
