@@ -407,7 +407,7 @@ describe('harness hooks exec', () => {
     ])
     expect(event.code).toBe(2)
     expect(event.stderr).toBe(
-      'harness: unknown Codex event "BeforeTool"; valid events: PreToolUse, PermissionRequest, PostToolUse, PreCompact, PostCompact, SessionStart, SessionEnd, UserPromptSubmit, SubagentStart, SubagentStop, Stop, Interrupt\n',
+      'harness: unknown Codex event "BeforeTool"; valid events: PreModelRequest, PostModelRequest, PreToolUse, PermissionRequest, PostToolUse, PreCompact, PostCompact, SessionStart, SessionEnd, UserPromptSubmit, SubagentStart, SubagentStop, Stop, Interrupt\n',
     )
     expect(dialect.code).toBe(2)
     expect(dialect.stderr).toContain('unknown hook dialect "gemini"; available: codex')

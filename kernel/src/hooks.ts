@@ -22,13 +22,14 @@ import type {
   CompactPayload,
   InterruptPayload,
   ModelDeltaPayload,
+  ModelRequestPayload,
+  ModelResponsePayload,
   NoticePayload,
   PermissionPayload,
   PreStepPayload,
   SessionEndPayload,
   SessionEventPayload,
   SessionStartPayload,
-  StepPayload,
   StopPayload,
   SubagentPayload,
   ToolCallPayload,
@@ -40,7 +41,8 @@ export interface KernelHooks {
   readonly sessionStart: AsyncParallelHook<[SessionStartPayload]>
   readonly sessionEnd: AsyncParallelHook<[SessionEndPayload]>
   readonly preStep: AsyncSeriesWaterfallHook<[PreStepDecision, PreStepPayload]>
-  readonly modelRequest: AsyncSeriesWaterfallHook<[ModelRequest, StepPayload]>
+  readonly modelRequest: AsyncSeriesWaterfallHook<[ModelRequest, ModelRequestPayload]>
+  readonly modelResponse: AsyncParallelHook<[ModelResponsePayload]>
   readonly toolPreExecute: AsyncSeriesWaterfallHook<[PreToolDecision, ToolCallPayload]>
   readonly toolPermissionRequest: AsyncSeriesWaterfallHook<[PermissionDecision, PermissionPayload]>
   readonly toolPostExecute: AsyncSeriesWaterfallHook<[PostToolDecision, ToolResultPayload]>
@@ -62,6 +64,7 @@ export const HOOK_NAMES = {
   'agent/session-end': 'sessionEnd',
   'agent/pre-step': 'preStep',
   'model/request': 'modelRequest',
+  'model/response': 'modelResponse',
   'tools/pre-execute': 'toolPreExecute',
   'tools/permission-request': 'toolPermissionRequest',
   'tools/post-execute': 'toolPostExecute',
@@ -102,7 +105,8 @@ const tapOwners = new WeakMap<KernelHooks, Map<HookName, string[]>>()
 /**
  * The plugins that tapped a point, in registration order (each once). Taps registered with
  * `{ rendersOnly: true }` are left out: they only render requests, which a driver that builds its own
- * requests does differently (so their absence is no gap).
+ * requests does differently (so their absence is no gap). So are taps registered with `{ reportsOwnGaps: true }`:
+ * their plugin knows, once a session starts, whether they would do anything, and says so itself.
  */
 export function pluginsTapping(hooks: KernelHooks, name: HookName): readonly string[] {
   return tapOwners.get(hooks)?.get(name) ?? []
@@ -114,6 +118,7 @@ export function createKernelHooks(guard: HookGuardContext): KernelHooks {
     sessionEnd: new AsyncParallelHook(['payload'], 'agent/session-end'),
     preStep: new AsyncSeriesWaterfallHook(['decision', 'payload'], 'agent/pre-step'),
     modelRequest: new AsyncSeriesWaterfallHook(['request', 'payload'], 'model/request'),
+    modelResponse: new AsyncParallelHook(['payload'], 'model/response'),
     toolPreExecute: new AsyncSeriesWaterfallHook(['decision', 'payload'], 'tools/pre-execute'),
     toolPermissionRequest: new AsyncSeriesWaterfallHook(['decision', 'payload'], 'tools/permission-request'),
     toolPostExecute: new AsyncSeriesWaterfallHook(['decision', 'payload'], 'tools/post-execute'),
@@ -157,7 +162,8 @@ export function createKernelHooks(guard: HookGuardContext): KernelHooks {
         const plugin = guard.currentPlugin() ?? tap.name
         // A tap marked `rendersOnly` shapes what the native loop sends; a driver that builds its own requests needs none.
         const tappers = owners.get(name) ?? []
-        if (!(tap as { rendersOnly?: boolean }).rendersOnly && !tappers.includes(plugin)) owners.set(name, [...tappers, plugin])
+        const { rendersOnly, reportsOwnGaps } = tap as { rendersOnly?: boolean; reportsOwnGaps?: boolean }
+        if (!rendersOnly && !reportsOwnGaps && !tappers.includes(plugin)) owners.set(name, [...tappers, plugin])
         const attribute = (error: unknown) =>
           error instanceof HookTapError
             ? error

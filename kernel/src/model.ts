@@ -24,6 +24,8 @@ export interface ModelResponse {
   content: ContentBlock[]
   stopReason?: string
   usage?: ModelUsage
+  /** The provider's id of this response (`resp_…`, `msg_…`), when it gives one. */
+  id?: string
 }
 
 export interface ModelCallOptions {

@@ -2,6 +2,7 @@ import type { CompactionResult } from './compaction/run-compaction.js'
 import type { Halt } from './decisions.js'
 import type { Guardrails } from './guardrails/types.js'
 import type { Message } from './messages.js'
+import type { ModelUsage } from './model.js'
 import type { ProcessRunner } from './process-runner.js'
 import type { HookRunRecord, NoticeLevel, SessionEvent, SessionEventBody, TurnStatus } from './session-events.js'
 import type { InputItem, SteerOptions, SteerReceipt } from './steering/types.js'
@@ -31,6 +32,19 @@ export interface CompactOptions {
   instructions?: string
 }
 
+/**
+ * Who interrupted a turn and why, as the caller of `session.interrupt()` says (the kernel cannot tell a host from a
+ * plugin). Hook dialects pass it on: Claude Code's Interrupt hook has `source`, `reason` and `via`.
+ */
+export interface InterruptOrigin {
+  /** `user`: a person, through a host (the default); `system`: the harness itself, such as a plugin or a policy hook. */
+  by?: 'user' | 'system'
+  /** `stop`: a request to stop (the default); `permission-denied`: a permission answer that also ended the turn. */
+  cause?: 'stop' | 'permission-denied'
+  /** How a person's stop arrived, when the host knows: at a terminal, or as a request from a client program. */
+  via?: 'terminal' | 'client'
+}
+
 export interface InterruptReceipt {
   /** Ids of in-process steering items still queued; they stay queued. */
   stillQueued: string[]
@@ -58,7 +72,7 @@ export interface Session {
   steer(input: string | InputItem[], options?: SteerOptions): SteerReceipt
   /** Context for the next step; does not start a turn. */
   inject(message: Message): void
-  interrupt(reason?: string): InterruptReceipt
+  interrupt(reason?: string, origin?: InterruptOrigin): InterruptReceipt
   /**
    * Replaces the conversation with a summary the session's model writes (after any running turn), as Codex's
    * `/compact` and Claude Code's do: `agent/pre-compact` may halt it; `agent/post-compact` and `agent/session-start`
@@ -79,6 +93,23 @@ export interface StepPayload {
   turn: TurnInfo
   step: number
   signal: AbortSignal
+}
+/** `model/request`: one model call of a step. */
+export interface ModelRequestPayload extends StepPayload {
+  /** This call's id (a UUID), the same in its `model/response`. */
+  requestId: string
+}
+/** How a model call ended: with the model's answer, an error (after the provider's retries), or the turn's interrupt. */
+export type ModelCallOutcome =
+  | { status: 'completed'; usage?: ModelUsage; responseId?: string }
+  | { status: 'failed'; error: string }
+  | { status: 'cancelled' }
+/**
+ * `model/response`: a model call of a step has ended, before its tool calls run. Its `signal` may have fired (a
+ * cancelled call): a tap that does work of its own should not tie it to that signal.
+ */
+export interface ModelResponsePayload extends ModelRequestPayload {
+  outcome: ModelCallOutcome
 }
 export interface PreStepPayload extends StepPayload {
   /** New input for this step; empty on a tool continuation. */
@@ -147,6 +178,8 @@ export interface InterruptPayload {
   session: Session
   turn: TurnInfo | undefined
   reason: string
+  /** What the caller of `session.interrupt()` said about it; undefined when it said nothing. */
+  origin?: InterruptOrigin | undefined
 }
 export interface NoticePayload {
   session: Session

@@ -142,6 +142,18 @@ describe('capability notices', () => {
     expect(events.slice(resumedAt).flatMap((event) => (event.type === 'notice' ? [event.text] : []))).toEqual([gap])
   })
 
+  it('taps marked rendersOnly or reportsOwnGaps are no gap: their plugins answer for them', async () => {
+    const quiet = definePlugin({
+      name: 'quiet-watcher',
+      setup: (kernel) => {
+        kernel.hooks.modelRequest.tap({ name: 'renders', rendersOnly: true } as never, (request) => request)
+        kernel.hooks.modelResponse.tap({ name: 'own-gaps', reportsOwnGaps: true } as never, () => {})
+      },
+    })
+    const kernel = kernelOf([driverPlugin(ownModelDriver()), quiet])
+    expect(noticeTexts((await kernel.startSession()).transcriptPath)).toEqual([])
+  })
+
   it('the same composition on the native driver gets no notice', async () => {
     const kernel = kernelOf([scriptedModel({ script: [{ text: 'ok' }] }), watcher])
     const session = await kernel.startSession()

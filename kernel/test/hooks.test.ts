@@ -23,6 +23,7 @@ describe('kernel.hooks', () => {
       'agent/session-end',
       'agent/pre-step',
       'model/request',
+      'model/response',
       'tools/pre-execute',
       'tools/permission-request',
       'tools/post-execute',

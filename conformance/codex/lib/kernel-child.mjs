@@ -5,17 +5,19 @@ import { pathToFileURL } from 'node:url'
 import { kernelChild, runTurns } from '../../lib/kernel-child.mjs'
 
 /**
- * The scripted model, with the usage Codex's answers reported (the fake server's `usage` steps): call `i` reports
- * `usage[i]` total tokens (5 of them output), so the kernel's compactor sees what Codex saw.
+ * The scripted model, with the usage Codex's answers reported: call `i` reports `usage[i]` total tokens (the fake
+ * server's `usage` steps), else the fake server's 15; 5 of them output. So the kernel's compactor sees what Codex saw,
+ * and PostModelRequest hooks get counts and a response id per lane, as from the fake server.
  */
-function withUsage(model, usage) {
+function withUsage(model, usage, lane = 'root') {
   let call = 0
   const provider = {
     id: model.id,
     async generate(request, options) {
-      const total = usage[call++] ?? null
+      const n = call++
+      const total = usage[n] ?? 15
       const response = await model.generate(request, options)
-      return total === null ? response : { ...response, usage: { inputTokens: total - 5, outputTokens: 5 } }
+      return { ...response, usage: { inputTokens: total - 5, outputTokens: 5 }, id: `resp_${lane}_${n}` }
     },
   }
   return {
@@ -61,10 +63,10 @@ await kernelChild(async (job, result) => {
     job.dialectModule ? pathToFileURL(job.dialectModule).href : '@harness-kernel/codex'
   )
   const scripted = scriptedModel({ script: job.steps, recordTo: job.recordTo })
-  let model = job.usage.some((u) => u !== null) ? withUsage(scripted.model, job.usage) : scripted
+  let model = withUsage(scripted.model, job.usage)
   if (job.subagents) {
     const sub = scriptedModel({ script: job.subSteps, recordTo: job.subRecordTo })
-    model = laneModel(model.model, sub.model, job)
+    model = laneModel(model.model, withUsage(sub.model, [], 'sub').model, job)
   }
   // the sandbox and approval policy of the same config.toml Codex runs with, as `harness run` reads it
   const policy = loadCodexGuardrails({ cwd: job.cwd, codexHome: job.codexHome })

@@ -30,7 +30,11 @@ export const VALUE_KEYS = [
  */
 export const RELABEL_KEYS = {
   session_id: 'session',
+  // a model request's thread: the session's id for the root thread
+  thread_id: 'session',
   turn_id: 'turn',
+  request_id: 'request',
+  response_id: 'response',
   tool_use_id: 'call',
   agent_id: 'agent',
   transcript_path: 'transcript',
@@ -99,6 +103,8 @@ export function normalizeHookCalls(calls, pathMap) {
       compact = JSON.stringify(parsed) === raw
       payload = {}
       for (const [k, v] of Object.entries(parsed)) payload[k] = k in RELABEL_KEYS ? relabel(RELABEL_KEYS[k], v) : v
+      // The counts are the model's (the fake server's, the kernel side's scripted model's); their keys are the dialect's.
+      if (payload.token_usage && typeof payload.token_usage === 'object') payload.token_usage = Object.keys(payload.token_usage)
     } catch {
       payload = { __unparsable_stdin: raw }
     }

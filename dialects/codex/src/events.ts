@@ -1,5 +1,10 @@
-/** Codex's hook events, in the fixed order Codex numbers them within a file (display order). */
+/**
+ * Codex's hook events, in the fixed order Codex numbers them within a file (display order): the field order of its
+ * `HookEventsToml`, where the two model-request events come first.
+ */
 export const CODEX_EVENTS = [
+  'PreModelRequest',
+  'PostModelRequest',
   'PreToolUse',
   'PermissionRequest',
   'PostToolUse',
@@ -31,7 +36,13 @@ export function eventCamel(event: CodexEvent): string {
 }
 
 /** Events whose matcher Codex ignores (normalized to null, even when invalid). */
-export const MATCHERLESS_EVENTS: ReadonlySet<CodexEvent> = new Set(['UserPromptSubmit', 'Stop', 'Interrupt'])
+export const MATCHERLESS_EVENTS: ReadonlySet<CodexEvent> = new Set([
+  'PreModelRequest',
+  'PostModelRequest',
+  'UserPromptSubmit',
+  'Stop',
+  'Interrupt',
+])
 
 export function isCodexEvent(value: string): value is CodexEvent {
   return (CODEX_EVENTS as readonly string[]).includes(value)

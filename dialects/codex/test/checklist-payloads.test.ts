@@ -30,11 +30,15 @@ const askForShell = definePlugin({
     ),
 })
 
-describe('payloads of all 12 events (items 45, 46, 49, 50, 51)', () => {
+describe('payloads of every event (items 45, 46, 49, 50, 51)', () => {
   it('45: every event’s stdin has Codex’s keys, key order and value types; 46, 50: no optional field is added', async () => {
     const h = setup({
       script: [
-        { tool_calls: [{ name: 'shell', input: { command: 'echo hello-from-tool' } }] },
+        {
+          tool_calls: [{ name: 'shell', input: { command: 'echo hello-from-tool' } }],
+          usage: { inputTokens: 10, outputTokens: 5 },
+          id: 'resp_0',
+        },
         { text: 'All done.' },
         { tool_calls: [{ name: 'interrupt_me', input: {} }] },
       ],
@@ -94,6 +98,23 @@ describe('payloads of all 12 events (items 45, 46, 49, 50, 51)', () => {
       ['agent_type', 'default'],
       ['last_assistant_message', 'Sub done.'],
     ])
+    // The model-request events: the kernel's request id in both, Codex's token counts of the answer.
+    const pre = first.get('PreModelRequest')!
+    expect(pre).toMatchObject({ kind: 'sampling', attempt_number: 1, thread_id: session.id, model: expect.any(String) })
+    expect(first.get('PostModelRequest')).toMatchObject({
+      request_id: pre.request_id,
+      status: 'completed',
+      error: null,
+      token_usage: {
+        input_tokens: 10,
+        cached_input_tokens: 0,
+        cache_write_input_tokens: 0,
+        output_tokens: 5,
+        reasoning_output_tokens: 0,
+        total_tokens: 15,
+      },
+      response_id: 'resp_0',
+    })
     // 49: compaction events carry no permission_mode.
     expect('permission_mode' in first.get('PreCompact')!).toBe(false)
     expect('permission_mode' in first.get('PostCompact')!).toBe(false)

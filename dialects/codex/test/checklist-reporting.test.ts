@@ -27,7 +27,8 @@ const allowPermission = definePlugin({
 
 describe('run reports (items 86, 90, 91)', () => {
   it('90, 86: run ids, camelCase names, scopes, statuses and entries per §9; one handler per event numbers them 0…9', async () => {
-    const ten = CODEX_EVENTS.filter((event) => event !== 'SessionEnd' && event !== 'Interrupt')
+    const advisory = ['SessionEnd', 'Interrupt', 'PreModelRequest', 'PostModelRequest']
+    const ten = CODEX_EVENTS.filter((event) => !advisory.includes(event))
     const h = setup({
       script: [{ tool_calls: [{ name: 'shell', input: { command: 'echo out' } }] }, { text: 'first' }, { text: 'second' }, { text: 'sub' }],
       hooks: Object.fromEntries(ten.map((event) => [event, [{ hooks: [rec(event)] }]])),

@@ -124,7 +124,7 @@ describe('handler fields', () => {
     expect(handlers.map((h) => [h.key.split(':').slice(-2).join(':'), h.displayOrder])).toEqual([['0:1', 1]])
   })
 
-  it('numbers the undocumented PreModelRequest/PostModelRequest handlers first, without loading them', () => {
+  it('loads PreModelRequest/PostModelRequest handlers first, their matchers ignored (even an invalid one)', () => {
     const { path, handlers, warnings } = load({
       Stop: [{ hooks: [command('stop')] }],
       PostModelRequest: [{ matcher: '[', hooks: [command('post', { additionalContextLimit: 1 })] }],
@@ -134,7 +134,11 @@ describe('handler fields', () => {
       `skipping empty hook command in ${path}`,
       `ignoring additionalContextLimit for PostModelRequest hook in ${path}: this event cannot emit additionalContext`,
     ])
-    expect(handlers.map((h) => [h.command, h.displayOrder])).toEqual([['stop', 2]])
+    expect(handlers.map((h) => [h.event, h.command, h.matcher, h.displayOrder])).toEqual([
+      ['PreModelRequest', 'pre', undefined, 0],
+      ['PostModelRequest', 'post', undefined, 1],
+      ['Stop', 'stop', undefined, 2],
+    ])
   })
 })
 

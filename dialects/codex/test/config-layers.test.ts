@@ -162,22 +162,24 @@ describe('discovery and layering', () => {
     expect(summary(loadCodexHooks({ cwd: project, codexHome }))).toEqual(['0 user user'])
   })
 
-  it('numbers events in the fixed order, whatever the file order: preToolUse 0 … stop 9', () => {
+  it('numbers events in the fixed order, whatever the file order: preModelRequest 0 … stop 11', () => {
     const root = tempRoot()
     const events = CODEX_EVENTS.filter((e) => e !== 'SessionEnd' && e !== 'Interrupt').reverse()
     put(root, 'home/hooks.json', { hooks: Object.fromEntries(events.map((e) => [e, [{ hooks: [command(e)] }]])) })
     const loaded = loadCodexHooks({ cwd: root, codexHome: join(root, 'home') })
     expect(loaded.handlers.map((h) => `${h.event} ${h.displayOrder}`)).toEqual([
-      'PreToolUse 0',
-      'PermissionRequest 1',
-      'PostToolUse 2',
-      'PreCompact 3',
-      'PostCompact 4',
-      'SessionStart 5',
-      'UserPromptSubmit 6',
-      'SubagentStart 7',
-      'SubagentStop 8',
-      'Stop 9',
+      'PreModelRequest 0',
+      'PostModelRequest 1',
+      'PreToolUse 2',
+      'PermissionRequest 3',
+      'PostToolUse 4',
+      'PreCompact 5',
+      'PostCompact 6',
+      'SessionStart 7',
+      'UserPromptSubmit 8',
+      'SubagentStart 9',
+      'SubagentStop 10',
+      'Stop 11',
     ])
   })
 

@@ -29,6 +29,14 @@ function fieldsOf(payload: Record<string, unknown>): CodexPayloadFields {
     ['stop_hook_active', 'stopHookActive'],
     ['last_assistant_message', 'lastAssistantMessage'],
     ['reason', 'reason'],
+    ['kind', 'kind'],
+    ['request_id', 'requestId'],
+    ['attempt_number', 'attemptNumber'],
+    ['thread_id', 'threadId'],
+    ['status', 'status'],
+    ['error', 'error'],
+    ['token_usage', 'tokenUsage'],
+    ['response_id', 'responseId'],
   ]
   for (const [key, field] of map) if (has(key)) (fields as unknown as Record<string, unknown>)[field] = payload[key]
   const event = payload.hook_event_name as string
@@ -41,12 +49,14 @@ function fieldsOf(payload: Record<string, unknown>): CodexPayloadFields {
   return fields
 }
 
-describe('payloads match the bytes the real Codex 0.169.0 sent (fixtures/golden)', () => {
+describe('payloads match the bytes the real Codex sent (fixtures/golden: 0.169.0; the model-request events 0.171.0)', () => {
   it('has a capture of every event', () => {
     const events = new Set(fixtures.map((name) => name.split('.')[0]))
     expect([...events].sort()).toEqual(
       [
         'Interrupt',
+        'PreModelRequest',
+        'PostModelRequest',
         'PermissionRequest',
         'PostCompact',
         'PostToolUse',

@@ -32,7 +32,7 @@ const base = {
 } satisfies CodexPayloadFields
 
 describe('codexPayload: golden payloads (checklist 45)', () => {
-  it('the fixture holds all 12 events', () => {
+  it('the fixture holds every event', () => {
     expect(golden.map((g) => g.event).sort()).toEqual([...CODEX_EVENTS].sort())
   })
 
@@ -227,5 +227,36 @@ describe('codexPayload: shape rules', () => {
       'codexPayload(PreToolUse): missing toolUseId',
     )
     expect(() => codexPayload('UserPromptSubmit', { ...base, turnId: undefined, prompt: 'x' })).toThrow('missing turnId')
+  })
+})
+
+describe('codexPayload: the model-request events inside a subagent (Codex 0.171.0)', () => {
+  it('puts agent_id, agent_type right before hook_event_name', () => {
+    const payload = codexPayload('PreModelRequest', {
+      kind: 'sampling',
+      requestId: 'R',
+      attemptNumber: 1,
+      sessionId: 'S',
+      threadId: 'C',
+      turnId: 'T',
+      cwd: '/p',
+      transcriptPath: '/c.jsonl',
+      model: 'm',
+      subagent: { agentId: 'C', agentType: 'default' },
+    })
+    expect(Object.keys(JSON.parse(payload))).toEqual([
+      'kind',
+      'request_id',
+      'attempt_number',
+      'session_id',
+      'thread_id',
+      'turn_id',
+      'cwd',
+      'transcript_path',
+      'model',
+      'agent_id',
+      'agent_type',
+      'hook_event_name',
+    ])
   })
 })

@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto'
 import { runCompaction } from '../compaction/run-compaction.js'
 import type { Halt } from '../decisions.js'
+import { errorMessage, type HookTapError } from '../errors.js'
 import { assistantMessage, type Message, toolCallsOf } from '../messages.js'
+import type { ModelResponse } from '../model.js'
 import { callModel, type ModelCallContext } from '../model-call.js'
 import type { SessionRuntime } from '../session-runtime.js'
-import type { StepPayload } from '../session-types.js'
+import type { ModelCallOutcome, ModelRequestPayload, StepPayload } from '../session-types.js'
 import { isInputItem } from '../steering/settle-claims.js'
 import { runToolCalls } from '../tool-step.js'
 import { runtimeOf } from './turn-host.js'
@@ -21,6 +24,7 @@ export const NATIVE_CAPABILITIES: DriverCapabilities = Object.freeze({
   points: Object.freeze({
     'agent/pre-step': 'decides',
     'model/request': 'decides',
+    'model/response': 'observes',
     'model/delta': 'observes',
     'tools/pre-execute': 'decides',
     'tools/permission-request': 'decides',
@@ -142,13 +146,17 @@ async function compactIfDue(rt: SessionRuntime, base: StepPayload): Promise<Halt
   return halt
 }
 
-/** One model call: `model/request`, the provider (retries inside), the assistant message recorded. */
+/**
+ * One model call: `model/request`, the provider (retries inside), the assistant message recorded, `model/response`
+ * (also when the call failed or was cancelled, before the error goes on).
+ */
 async function sample(rt: SessionRuntime, host: TurnHost, base: StepPayload) {
   const { system } = rt.options
   // A copy: what taps and the provider do to the request's list never reaches the transcript.
   const messages = [...rt.transcript.messages]
   const tools = rt.tools.specs()
-  const request = await rt.hooks.modelRequest.promise(system === undefined ? { messages, tools } : { system, messages, tools }, base)
+  const call: ModelRequestPayload = { ...base, requestId: randomUUID() }
+  const request = await rt.hooks.modelRequest.promise(system === undefined ? { messages, tools } : { system, messages, tools }, call)
   const context: ModelCallContext = {
     signal: base.signal,
     sessionId: rt.session.id,
@@ -158,13 +166,27 @@ async function sample(rt: SessionRuntime, host: TurnHost, base: StepPayload) {
     onRetry: (message) => rt.notice('warning', message, 'kernel'),
   }
   if (host.wantsDeltas) context.onTextDelta = (text: string) => host.delta(base.step, text)
-  const response = await callModel(rt.model, request, context)
+  let response: ModelResponse
+  try {
+    response = await callModel(rt.model, request, context)
+  } catch (error) {
+    const outcome: ModelCallOutcome = base.signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: errorMessage(error) }
+    // The call's own error is what ends the turn; a tap that fails on top of it is reported, not thrown.
+    await rt.hooks.modelResponse.promise({ ...call, outcome }).catch((tapError: unknown) => rt.reportTapError(tapError as HookTapError))
+    throw error
+  }
   // A copy of the provider's list: it lives as long as the session, and a list built with push() keeps spare room.
   const assistant = assistantMessage(response.content.slice())
   // Token counts stay with the message they paid for (in `meta`, which no model sees).
   if (response.usage) assistant.meta = { usage: response.usage, ...(response.stopReason ? { stopReason: response.stopReason } : {}) }
   host.recordMessage(assistant)
+  await rt.hooks.modelResponse.promise({ ...call, outcome: completedOutcome(response) })
   return toolCallsOf(assistant)
+}
+
+function completedOutcome({ usage, id }: ModelResponse): ModelCallOutcome {
+  if (usage === undefined) return id === undefined ? { status: 'completed' } : { status: 'completed', responseId: id }
+  return id === undefined ? { status: 'completed', usage } : { status: 'completed', usage, responseId: id }
 }
 
 async function finalBoundary(host: TurnHost, step: number): Promise<Continue | undefined> {

@@ -22,6 +22,7 @@ export type PointSupport = 'decides' | 'observes'
 export const DRIVER_POINTS = [
   'agent/pre-step',
   'model/request',
+  'model/response',
   'model/delta',
   'tools/pre-execute',
   'tools/permission-request',

@@ -13,6 +13,10 @@ export interface ScriptReplyStep {
   tool_calls?: ScriptToolCall[]
   /** Milliseconds to wait before answering, as a model that takes time to answer; the call's abort ends the wait. */
   delayMs?: number
+  /** Token counts the answer reports, as a provider's would. */
+  usage?: { inputTokens?: number; outputTokens?: number }
+  /** The answer's id, as a provider's response id. */
+  id?: string
 }
 
 /** A failed sampling attempt: `generate()` throws `ModelError(message, { retryable, status })`. */
@@ -33,6 +37,10 @@ export const scriptReplyStepSchema = z.strictObject({
   text: z.string().optional(),
   tool_calls: z.array(scriptToolCallSchema).optional(),
   delayMs: z.number().int().nonnegative().optional(),
+  usage: z
+    .strictObject({ inputTokens: z.number().int().nonnegative().optional(), outputTokens: z.number().int().nonnegative().optional() })
+    .optional(),
+  id: z.string().min(1).optional(),
 })
 
 export const scriptErrorStepSchema = z.strictObject({

@@ -102,7 +102,10 @@ export class ScriptedModelProvider implements ModelProvider {
       // Cloned so a consumer mutating the input can't change the script.
       content.push({ type: 'tool_call', id: call.id ?? `call_${++this.#callIds}`, name: call.name, input: structuredClone(call.input) })
     }
-    return { content, stopReason: calls.length > 0 ? 'tool_use' : 'end_turn' }
+    const response: ModelResponse = { content, stopReason: calls.length > 0 ? 'tool_use' : 'end_turn' }
+    if (step.usage !== undefined) response.usage = { ...step.usage }
+    if (step.id !== undefined) response.id = step.id
+    return response
   }
 }
 

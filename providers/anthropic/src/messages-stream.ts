@@ -14,6 +14,8 @@ export interface StreamedMessage {
   raw: ContentBlockParam[]
   stopReason: string | undefined
   usage: ModelUsage | undefined
+  /** The message's id (`msg_…`) from `message_start`. */
+  id: string | undefined
 }
 
 type Builder =
@@ -34,10 +36,12 @@ export async function readMessageStream(
   const blocks = new Map<number, Builder>()
   const usage = new UsageTally()
   let stopReason: string | undefined
+  let id: string | undefined
   let stopped = false
   for await (const event of events) {
     switch (event.type) {
       case 'message_start':
+        id = event.message.id
         usage.update(event.message.usage)
         break
       case 'content_block_start': {
@@ -85,7 +89,7 @@ export async function readMessageStream(
         break
     }
   }
-  return { content, raw, stopReason, usage: usage.result() }
+  return { content, raw, stopReason, usage: usage.result(), id }
 }
 
 /** Blocks of other types (server tools, which this provider never offers) are not kept. */

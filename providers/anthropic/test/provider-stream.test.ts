@@ -40,6 +40,7 @@ describe('the provider over a real local Messages API', () => {
       content: [{ type: 'text', text: 'Hello there!' }],
       stopReason: 'end_turn',
       usage: { inputTokens: 125, outputTokens: 7 },
+      id: 'msg_01',
     })
     expect(deltas).toEqual(['Hello ', 'there!'])
     expect(server.requests).toHaveLength(1)

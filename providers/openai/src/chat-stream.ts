@@ -19,6 +19,7 @@ export class ChatStreamReader {
   readonly #onTextDelta: ((text: string) => void) | undefined
   #finishReason: string | undefined
   #usage: ModelUsage | undefined
+  #id: string | undefined
 
   constructor(label: string, onTextDelta: ((text: string) => void) | undefined) {
     this.#label = label
@@ -26,6 +27,7 @@ export class ChatStreamReader {
   }
 
   push(chunk: ChatCompletionChunk): void {
+    if (chunk.id) this.#id ??= chunk.id
     if (chunk.usage) this.#usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens }
     const choice = chunk.choices?.find((candidate) => candidate.index === 0) ?? chunk.choices?.[0]
     if (!choice) return
@@ -40,7 +42,12 @@ export class ChatStreamReader {
     if (this.#finishReason === undefined) throw streamCut(this.#label)
     for (const call of this.#calls.values()) call.id ||= `call_${randomUUID()}`
     const content = contentOf(this.#slots, this.#label)
-    return { content, stopReason: this.#finishReason, ...(this.#usage ? { usage: this.#usage } : {}) }
+    return {
+      content,
+      stopReason: this.#finishReason,
+      ...(this.#usage ? { usage: this.#usage } : {}),
+      ...(this.#id ? { id: this.#id } : {}),
+    }
   }
 
   #text(delta: string): void {

@@ -67,7 +67,7 @@ export class ResponsesStreamReader {
     const usage: ModelUsage | undefined = final.usage
       ? { inputTokens: final.usage.input_tokens, outputTokens: final.usage.output_tokens }
       : undefined
-    return { content, stopReason, ...(usage ? { usage } : {}) }
+    return { content, stopReason, ...(usage ? { usage } : {}), ...(final.id ? { id: final.id } : {}) }
   }
 
   #indexOf(itemId: string, outputIndex: number): number {

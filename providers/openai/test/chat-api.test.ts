@@ -25,6 +25,7 @@ describe('Chat Completions: text', () => {
       content: [{ type: 'text', text: 'Hello' }],
       stopReason: 'stop',
       usage: { inputTokens: 20, outputTokens: 2 },
+      id: 'chatcmpl-1',
     })
     expect(server.requests).toHaveLength(1)
     expect(server.requests[0]!.path).toBe('/v1/chat/completions')
@@ -49,7 +50,7 @@ describe('Chat Completions: text', () => {
   it('a stream with finish_reason but no usage chunk (older servers) is complete', async () => {
     server.reply(sse([chunk({ role: 'assistant', content: 'Hi' }), chunk({}, 'stop'), DONE]))
     const response = await generate(provider(), {})
-    expect(response).toEqual({ content: [{ type: 'text', text: 'Hi' }], stopReason: 'stop' })
+    expect(response).toEqual({ content: [{ type: 'text', text: 'Hi' }], stopReason: 'stop', id: 'chatcmpl-1' })
   })
 })
 

@@ -25,6 +25,7 @@ describe('Responses API: text', () => {
       content: [{ type: 'text', text: 'Hello there' }],
       stopReason: 'stop',
       usage: { inputTokens: 12, outputTokens: 3 },
+      id: 'resp_1',
     })
     expect(server.requests).toHaveLength(1)
     const [request] = server.requests
@@ -78,6 +79,7 @@ describe('Responses API: text', () => {
       content: [{ type: 'text', text: 'Partial' }],
       stopReason: 'max_output_tokens',
       usage: { inputTokens: 5, outputTokens: 16 },
+      id: 'resp_1',
     })
   })
 })

@@ -1,5 +1,5 @@
 import { compileMatcher, rustDebugString } from '@harness-kernel/hook-protocol'
-import { eventLabel, isCodexEvent, MATCHERLESS_EVENTS } from '../events.js'
+import { eventLabel, MATCHERLESS_EVENTS } from '../events.js'
 import { codexHookHash } from '../trust/codex-hook-hash.js'
 import type { HookStates } from '../trust/hook-state.js'
 import { codexTrustStatus } from '../trust/trust-status.js'
@@ -46,7 +46,7 @@ export function appendHookEvents(collection: HookCollection, file: HookSourceFil
   const { warnings } = collection
   for (const event of HOOK_EVENT_KEYS) {
     events[event].forEach((group, groupIndex) => {
-      const matcher = isCodexEvent(event) && !MATCHERLESS_EVENTS.has(event) ? group.matcher : undefined
+      const matcher = MATCHERLESS_EVENTS.has(event) ? undefined : group.matcher
       if (matcher !== undefined) {
         const compiled = compileMatcher(matcher, 'codex')
         if (!compiled.ok) {
@@ -104,8 +104,6 @@ function loadHandler(
     warnings.push(`ignoring additionalContextLimit for ${event} hook in ${file.path}: this event cannot emit additionalContext`)
     additionalContextLimit = undefined
   }
-  // PreModelRequest / PostModelRequest: numbered like Codex does, but there is nothing to run them on.
-  if (!isCodexEvent(event)) return undefined
   const identity = {
     event,
     matcher,
@@ -130,5 +128,5 @@ function loadHandler(
 }
 
 function labelOf(event: HookEventKey): string {
-  return isCodexEvent(event) ? eventLabel(event) : event === 'PreModelRequest' ? 'pre_model_request' : 'post_model_request'
+  return eventLabel(event)
 }

@@ -19,12 +19,8 @@ export interface RawMatcherGroup {
   hooks: RawHandlerConfig[]
 }
 
-/**
- * The event keys of Codex 0.169.0's `HookEventsToml`, in its field order (which is also the display order).
- * Besides the twelve CODEX_EVENTS it has two undocumented model-request events: their handlers are loaded and
- * numbered (so they shift every later display number) but the harness has no point to run them on.
- */
-export const HOOK_EVENT_KEYS = ['PreModelRequest', 'PostModelRequest', ...CODEX_EVENTS] as const
+/** The event keys of Codex's `HookEventsToml`, in its field order (which is also the display order). */
+export const HOOK_EVENT_KEYS = CODEX_EVENTS
 export type HookEventKey = (typeof HOOK_EVENT_KEYS)[number]
 
 export function isHookEventKey(key: string): key is HookEventKey {

@@ -118,7 +118,7 @@ export type MergedDecision =
   | ({ family: 'gate' } & GateDecision)
   | { family: 'none' }
 
-/** Merges by event family. SessionEnd and Interrupt are advisory: `none`. */
+/** Merges by event family. SessionEnd, Interrupt and the model-request events are advisory: `none`. */
 export function mergeOutcomes(event: CodexEvent, runs: readonly MergeRun[]): MergedDecision {
   switch (event) {
     case 'PreToolUse':
@@ -138,6 +138,8 @@ export function mergeOutcomes(event: CodexEvent, runs: readonly MergeRun[]): Mer
       return { family: 'gate', ...mergeGate(runs) }
     case 'SessionEnd':
     case 'Interrupt':
+    case 'PreModelRequest':
+    case 'PostModelRequest':
       return { family: 'none' }
   }
 }

@@ -21,13 +21,16 @@ const json: Field = { type: 'json' }
 const oneOf = (...values: string[]): Field => ({ type: 'enum', values })
 const object = (fields: Record<string, Field>, required: readonly string[] = []): Field => ({ type: 'object', shape: { fields, required } })
 
-// Any event name but SessionEnd is accepted, whatever the event: Codex's enum has no SessionEnd variant.
-const hookEventName = oneOf(...CODEX_EVENTS.filter((event) => event !== 'SessionEnd'))
+/** The events whose stdout Codex parses (SessionEnd's is read by nobody, the model-request events' are never read). */
+export type ParsedEvent = Exclude<CodexEvent, 'SessionEnd' | 'PreModelRequest' | 'PostModelRequest'>
+
+// Any event name of the parsed events is accepted, whatever the event: Codex's enum has no SessionEnd variant.
+const hookEventName = oneOf(...CODEX_EVENTS.filter((event) => !['SessionEnd', 'PreModelRequest', 'PostModelRequest'].includes(event)))
 
 const universal = { continue: boolean, stopReason: string, suppressOutput: boolean, systemMessage: string }
 const contextOnly = object({ hookEventName, additionalContext: string }, ['hookEventName'])
 
-const SHAPES: Record<Exclude<CodexEvent, 'SessionEnd'>, Shape> = {
+const SHAPES: Record<ParsedEvent, Shape> = {
   PreToolUse: {
     fields: {
       ...universal,
@@ -85,8 +88,7 @@ export type WireObject = { [key: string]: unknown }
  * Parses trimmed stdout as the event's output object, as Codex does: any syntax error, a non-object, an unknown key
  * or a wrong type gives `undefined`. SessionEnd has no output schema, so it always gives `undefined`.
  */
-export function parseWireOutput(event: CodexEvent, trimmedStdout: string): WireObject | undefined {
-  if (event === 'SessionEnd') return undefined
+export function parseWireOutput(event: ParsedEvent, trimmedStdout: string): WireObject | undefined {
   let value: unknown
   try {
     value = JSON.parse(trimmedStdout)

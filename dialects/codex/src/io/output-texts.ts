@@ -4,7 +4,7 @@ import type { CodexEvent } from '../events.js'
 // [obs] = seen from Codex 0.169.0; [src] = openai/codex source; [unverified] = chosen here.
 
 /** Exit 0, stdout that starts with `{`/`[` but is not the event's output object. */
-export const INVALID_JSON_TEXT: Record<CodexEvent, string> = {
+export const INVALID_JSON_TEXT: Record<Exclude<CodexEvent, 'PreModelRequest' | 'PostModelRequest'>, string> = {
   PreToolUse: 'hook returned invalid pre-tool-use JSON output', // [obs]
   PermissionRequest: 'hook returned invalid permission-request JSON output', // [src]
   PostToolUse: 'hook returned invalid post-tool-use JSON output', // [src]

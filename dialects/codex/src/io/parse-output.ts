@@ -1,6 +1,6 @@
 import type { CodexEvent } from '../events.js'
 import { emptyOutcome, type HandlerOutcome, type HandlerRun } from './outcome.js'
-import { parseWireOutput, type WireObject } from './output-schema.js'
+import { type ParsedEvent, parseWireOutput, type WireObject } from './output-schema.js'
 import {
   blockWithoutReasonText,
   COMPACT_NO_EXIT_CODE_TEXT,
@@ -24,6 +24,7 @@ export function parseHandlerOutput(event: CodexEvent, run: HandlerRun): HandlerO
   const outcome = emptyOutcome()
   if (run.spawnError !== undefined) return fail(outcome, run.spawnError)
   if (run.timedOut) return fail(outcome, timedOutText(run.timeoutSec))
+  if (event === 'PreModelRequest' || event === 'PostModelRequest') return observed(outcome, run)
   if (run.exitCode === null) return fail(outcome, isCompaction(event) ? COMPACT_NO_EXIT_CODE_TEXT : NO_EXIT_CODE_TEXT)
   if (run.exitCode === 0) return parseExitZero(event, run.stdout, outcome)
   if (isCompaction(event)) return fail(outcome, trimmedNonEmpty(run.stderr) ?? exitedWithCodeText(run.exitCode))
@@ -40,7 +41,7 @@ export function parseHandlerOutput(event: CodexEvent, run: HandlerRun): HandlerO
   return blocked(outcome, reason)
 }
 
-function parseExitZero(event: CodexEvent, stdout: string, outcome: HandlerOutcome): HandlerOutcome {
+function parseExitZero(event: ParsedEvent | 'SessionEnd', stdout: string, outcome: HandlerOutcome): HandlerOutcome {
   if (event === 'SessionEnd') return outcome
   const trimmed = rustTrim(stdout)
   if (trimmed === '') return outcome
@@ -266,6 +267,18 @@ function stop(event: 'Stop' | 'SubagentStop', raw: WireObject, outcome: HandlerO
 function addContext(outcome: HandlerOutcome, text: string): HandlerOutcome {
   outcome.contexts.push(text)
   outcome.entries.push({ kind: 'context', text })
+  return outcome
+}
+
+/**
+ * PreModelRequest, PostModelRequest (Codex 0.169.0–0.171.0, observed): stdout is never read; a run that exits with any
+ * other status than 0 has failed, with its trimmed stderr as the one entry when there is one.
+ */
+function observed(outcome: HandlerOutcome, run: HandlerRun): HandlerOutcome {
+  if (run.exitCode === 0) return outcome
+  const stderr = trimmedNonEmpty(run.stderr)
+  if (stderr !== undefined) return fail(outcome, stderr)
+  outcome.status = 'failed'
   return outcome
 }
 

@@ -37,11 +37,38 @@ export interface CodexPayloadFields {
   lastAssistantMessage?: string | null | undefined
   /** SessionEnd; always `other` in practice. */
   reason?: string | undefined
+  /** PreModelRequest, PostModelRequest: `sampling` (a compaction's request is `foreground_compaction`). */
+  kind?: string | undefined
+  /** PreModelRequest, PostModelRequest: one id per model request, the same for its retries. */
+  requestId?: string | undefined
+  /** PreModelRequest, PostModelRequest: 1, then 2+ for a retry of the same request. */
+  attemptNumber?: number | undefined
+  /** PreModelRequest, PostModelRequest: the thread the request is for (`session_id` is the root thread). */
+  threadId?: string | undefined
+  /** PostModelRequest: `completed`, `failed` or `cancelled`. */
+  status?: string | undefined
+  /** PostModelRequest: the failure's text, else `null`. */
+  error?: string | null | undefined
+  /** PostModelRequest: Codex's token counts of a completed request, else `null`. */
+  tokenUsage?: CodexTokenUsage | null | undefined
+  /** PostModelRequest: the provider's response id, else `null`. */
+  responseId?: string | null | undefined
   /**
    * Turn events inside a subagent (UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PreCompact, PostCompact)
-   * gain `agent_id`, `agent_type` right after `turn_id`. Ignored for other events, which never fire inside a subagent.
+   * gain `agent_id`, `agent_type` right after `turn_id`; PreModelRequest and PostModelRequest before `hook_event_name`.
+   * Ignored for other events, which never fire inside a subagent.
    */
   subagent?: { agentId: string; agentType: string } | undefined
+}
+
+/** `token_usage` as Codex reports it: every count present, 0 where the provider reported none. */
+export interface CodexTokenUsage {
+  input_tokens: number
+  cached_input_tokens: number
+  cache_write_input_tokens: number
+  output_tokens: number
+  reasoning_output_tokens: number
+  total_tokens: number
 }
 
 type Key = keyof CodexPayloadFields | 'hookEventName'
@@ -67,6 +94,14 @@ const SNAKE: Record<Key, string> = {
   stopHookActive: 'stop_hook_active',
   lastAssistantMessage: 'last_assistant_message',
   reason: 'reason',
+  kind: 'kind',
+  requestId: 'request_id',
+  attemptNumber: 'attempt_number',
+  threadId: 'thread_id',
+  status: 'status',
+  error: 'error',
+  tokenUsage: 'token_usage',
+  responseId: 'response_id',
   subagent: 'subagent',
 }
 
@@ -75,8 +110,29 @@ type Slot = Key | 'subagentSlot'
 
 const TURN_HEAD: Slot[] = ['sessionId', 'turnId', 'subagentSlot', 'transcriptPath', 'cwd', 'hookEventName', 'model']
 
+/**
+ * The model-request events lead with the request (observed with Codex 0.169.0 and 0.171.0); inside a subagent
+ * `agent_id, agent_type` come right before `hook_event_name` (0.171.0), `thread_id` and `transcript_path` are the
+ * subagent's.
+ */
+const MODEL_REQUEST_HEAD: Slot[] = [
+  'kind',
+  'requestId',
+  'attemptNumber',
+  'sessionId',
+  'threadId',
+  'turnId',
+  'cwd',
+  'transcriptPath',
+  'model',
+  'subagentSlot',
+  'hookEventName',
+]
+
 /** Codex's field order per event (codex-hooks.md §5.2, §5.3). */
 const ORDER: Record<CodexEvent, Slot[]> = {
+  PreModelRequest: MODEL_REQUEST_HEAD,
+  PostModelRequest: [...MODEL_REQUEST_HEAD, 'status', 'error', 'tokenUsage', 'responseId'],
   SessionStart: ['sessionId', 'transcriptPath', 'cwd', 'hookEventName', 'model', 'permissionMode', 'source'],
   UserPromptSubmit: [...TURN_HEAD, 'permissionMode', 'prompt'],
   PreToolUse: [...TURN_HEAD, 'permissionMode', 'toolName', 'toolInput', 'toolUseId'],
@@ -115,7 +171,14 @@ const ORDER: Record<CodexEvent, Slot[]> = {
 }
 
 /** Sent as `null` when absent (Rust `NullableString`). */
-const NULLABLE: ReadonlySet<Key> = new Set(['transcriptPath', 'agentTranscriptPath', 'lastAssistantMessage'])
+const NULLABLE: ReadonlySet<Key> = new Set([
+  'transcriptPath',
+  'agentTranscriptPath',
+  'lastAssistantMessage',
+  'error',
+  'tokenUsage',
+  'responseId',
+])
 
 /**
  * The exact stdin bytes Codex writes to a hook for `event`: compact JSON, keys in Codex's order, no trailing newline.

@@ -5,6 +5,7 @@ import { loadCodexHooks } from '../config/load-codex-hooks.js'
 import { defaultHarnessTrustPath, projectTrustCommand, untrustedProjectNotice } from '../trust/index.js'
 import { CodexSessionState } from './codex-session.js'
 import { tapLifecycleEvents } from './lifecycle-taps.js'
+import { modelRequestGap, tapModelRequestEvents } from './model-request-taps.js'
 import type { CodexHooksOptions } from './options.js'
 import { tapPromptEvents } from './prompt-taps.js'
 import { PLUGIN_NAME } from './run-event.js'
@@ -79,6 +80,8 @@ export function codexHooks(options: CodexHooksOptions = {}): Plugin {
         // A driver that brings its own model (Claude Code) has no kernel model to name: the driver's id stands in.
         const driver = kernel.resolve('driver')
         const model = options.model ?? (driver.capabilities.model === 'kernel' ? kernel.resolve('model').id : driver.id)
+        const gap = modelRequestGap(loaded.handlers, driver)
+        if (gap !== undefined) session.notice('warning', gap, PLUGIN_NAME)
         ctx.states.set(session, new CodexSessionState(loaded, bypassTrust, model, source))
       })
 
@@ -86,6 +89,7 @@ export function codexHooks(options: CodexHooksOptions = {}): Plugin {
       tapToolEvents(kernel, ctx)
       tapStopEvents(kernel, ctx)
       tapLifecycleEvents(kernel, ctx)
+      tapModelRequestEvents(kernel, ctx)
       if (options.toolContextOrder !== 'kernel') tapToolContextOrder(kernel)
     },
   })

@@ -32,6 +32,8 @@ export interface EventOccurrence {
   state: CodexSessionState
   turnId?: string | undefined
   toolUseId?: string | undefined
+  /** PreModelRequest, PostModelRequest: the kernel's id of the model call (its runs' ids end with it). */
+  requestId?: string | undefined
   /** Matcher subjects; undefined for events whose matcher Codex ignores. */
   subjects?: readonly string[] | undefined
   /** The event's own payload fields; the common ones are filled in here. */
@@ -94,7 +96,7 @@ export async function runCodexEvent(ctx: DialectContext, occurrence: EventOccurr
 }
 
 function runIdOf(occurrence: EventOccurrence, handler: CodexHandler): string {
-  return hookRunId(occurrence.event, handler.displayOrder, handler.sourcePath, occurrence.toolUseId)
+  return hookRunId(occurrence.event, handler.displayOrder, handler.sourcePath, occurrence.toolUseId ?? occurrence.requestId)
 }
 
 /** Parses one run, records it in the session log and tells the user what went wrong. */
