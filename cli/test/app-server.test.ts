@@ -9,7 +9,7 @@ import { BIN, project } from './support.js'
 const clients: AppServerClient[] = []
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close()
-  // Every message the server sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
+  // Every message the server sent could have come from Codex 0.169.0 and 0.171.0 (their schemas; documented extensions aside).
   expect(codexSchema.take()).toEqual([])
 })
 

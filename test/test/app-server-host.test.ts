@@ -60,7 +60,7 @@ it('the app-server host example steers a running turn and answers host input; ev
   expect(stdout).toContain('all 4 host items accounted for: 4 recorded exactly once, 0 reported back')
   expect(stdout).toContain('server exited with code 0')
 
-  // Every message the server sent the host could have come from Codex 0.169.0 (its schema; documented extensions aside).
+  // Every message the server sent the host could have come from Codex 0.169.0 and 0.171.0 (their schemas; documented extensions aside).
   const received = readFileSync(wire, 'utf8')
     .split('\n')
     .filter((line) => line !== '')

@@ -4,7 +4,7 @@ import { codexSchemaErrors, RESPONSE_TYPE_OF } from './support/codex-schema.js'
 const notification = (method: string, params: unknown) => ({ method, params, emittedAtMs: 1 })
 const userText = [{ type: 'text', text: 'hi', text_elements: [] }]
 
-describe('the check against Codex 0.169.0’s schema', () => {
+describe('the check against the schemas of Codex 0.169.0 and 0.171.0', () => {
   it('knows the response type of every client method of the schema', () => {
     expect(RESPONSE_TYPE_OF.size).toBeGreaterThan(100)
     for (const method of RESPONSE_TYPE_OF.keys()) {
@@ -28,6 +28,30 @@ describe('the check against Codex 0.169.0’s schema', () => {
       'framing: Codex sends no `jsonrpc` member',
     ])
     expect(codexSchemaErrors({ id: 1, error: { code: -32600, message: 'no' } })).toEqual([])
+  })
+
+  it('checks a message against each version that has its method, naming the versions an error is particular to', () => {
+    // Only 0.171.0 has them: checked against it alone.
+    expect(codexSchemaErrors(notification('thread/search/partial', { requestId: 1, data: [] }))).toEqual([])
+    expect(codexSchemaErrors(notification('thread/search/partial', { data: [] }))).toEqual([
+      "thread/search/partial params (ThreadSearchPartialNotification): / must have required property 'requestId'",
+    ])
+    const written = { status: 'ok', version: 'sha256:0', filePath: '/h/config.toml', overriddenMetadata: null }
+    expect(codexSchemaErrors({ id: 1, result: written }, 'modelProvider/default/set')).toEqual([])
+    // An answer's `display` changed shape in 0.171.0: each version's form is an error for the other one's clients.
+    const answer = (display: unknown) =>
+      notification('item/completed', {
+        item: { type: 'agentMessage', id: 'm', text: 'hi', moderation: { moderated: true, display } },
+        threadId: 't',
+        turnId: 'u',
+        completedAtMs: 1,
+      })
+    const older = codexSchemaErrors(answer({ action: 'show' }))
+    const newer = codexSchemaErrors(answer({ version: 1, mode: 'show', trustedContacts: 'skip' }))
+    expect(older.length).toBeGreaterThan(0)
+    expect(newer.length).toBeGreaterThan(0)
+    for (const error of older) expect(error).toMatch(/^\(Codex 0\.171\.0\) /)
+    for (const error of newer) expect(error).toMatch(/^\(Codex 0\.169\.0\) /)
   })
 
   it('exempts exactly the documented extensions, and checks their standard part', () => {

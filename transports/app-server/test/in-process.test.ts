@@ -11,7 +11,7 @@ import { AppServerClient } from '../src/client.js'
 import { readLines } from '../src/json-lines.js'
 import { codexSchema } from './support/codex-schema.js'
 
-// Every message the server sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
+// Every message the server sent could have come from Codex 0.169.0 and 0.171.0 (their schemas; documented extensions aside).
 afterEach(() => {
   expect(codexSchema.take()).toEqual([])
 })

@@ -97,7 +97,7 @@ afterAll(() => {
   process.env = saved
   rmSync(dir, { recursive: true, force: true })
 })
-// Every message the server sent the sample could have come from Codex 0.169.0 (its schema; documented extensions aside).
+// Every message the server sent the sample could have come from Codex 0.169.0 and 0.171.0 (their schemas; documented extensions aside).
 afterEach(() => {
   vi.restoreAllMocks()
   expect(codexSchema.take()).toEqual([])

@@ -5,7 +5,7 @@ import type { ScriptStep } from './harness.js'
 import { startServer, toolHeldUntilInterrupted, userItem, waitUntil } from './harness.js'
 import { codexSchema } from './support/codex-schema.js'
 
-// Every message the servers sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
+// Every message the servers sent could have come from Codex 0.169.0 and 0.171.0 (their schemas; documented extensions aside).
 afterEach(() => {
   expect(codexSchema.take()).toEqual([])
 })

@@ -6,7 +6,7 @@ import type { WireItem, WireTurn } from '../src/wire-items.js'
 import { methods, release, startServer, text, toolHeldUntil, toolHeldUntilInterrupted } from './harness.js'
 import { codexSchema } from './support/codex-schema.js'
 
-// Every message the servers sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
+// Every message the servers sent could have come from Codex 0.169.0 and 0.171.0 (their schemas; documented extensions aside).
 afterEach(() => {
   expect(codexSchema.take()).toEqual([])
 })
@@ -102,12 +102,20 @@ describe('thread/list, thread/read, thread/turns/list, thread/items/list, thread
     expect(ids(await list(client, { modelProviders: [listedA!.modelProvider] }))).toEqual([b, a])
     expect(ids(await list(client, { modelProviders: [] }))).toEqual([b, a])
     expect(ids(await list(client, { excludedThreadIds: [b] }))).toEqual([a])
+    expect(ids(await list(client, { includedThreadIds: [a] }))).toEqual([a])
+    expect(ids(await list(client, { includedThreadIds: [a, b], excludedThreadIds: [b] }))).toEqual([a])
+    expect(ids(await list(client, { includedThreadIds: [] }))).toEqual([])
+    expect(ids(await list(client, { includedThreadIds: null }))).toEqual([b, a])
     expect(ids(await list(client, { sectionId: 'section' }))).toEqual([])
     expect(ids(await list(client, { archived: true }))).toEqual([])
     await expect(list(client, { cursor: 'garbage' })).rejects.toMatchObject({ code: -32600, message: 'invalid cursor: garbage' })
     await expect(list(client, { excludedThreadIds: Array.from({ length: 101 }, () => a) })).rejects.toMatchObject({
       code: -32602,
       message: 'excludedThreadIds accepts at most 100 entries',
+    })
+    await expect(list(client, { includedThreadIds: Array.from({ length: 101 }, () => a) })).rejects.toMatchObject({
+      code: -32602,
+      message: 'includedThreadIds accepts at most 100 entries',
     })
     await expect(list(client, { originators: ['x'] })).rejects.toMatchObject({
       code: -32602,

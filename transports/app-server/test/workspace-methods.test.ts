@@ -31,7 +31,7 @@ let count = 0
 const clients: AppServerClient[] = []
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()))
-  // Every message could have come from Codex 0.169.0. (Answers to requests sent raw are checked where they are sent.)
+  // Every message could have come from Codex 0.169.0 and 0.171.0. (Answers to requests sent raw are checked where they are sent.)
   expect(codexSchema.take().filter((failure) => !failure.startsWith('response to request '))).toEqual([])
 })
 
@@ -350,6 +350,12 @@ describe('skills/list, mcpServerStatus/list, account/read', () => {
       data: [],
       nextCursor: null,
     })
+    // Codex 0.171.0: an environment's registration needs the server and the thread.
+    const named = { environmentId: 'local', serverName: 'x', threadId: thread.id }
+    expect(await client.request('mcpServerStatus/list', named)).toEqual({ data: [], nextCursor: null })
+    await expect(client.request('mcpServerStatus/list', { environmentId: 'local', serverName: 'x' })).rejects.toEqual(
+      error(-32600, 'environmentId requires serverName and threadId'),
+    )
     expect(await client.request('account/read', {})).toEqual({ account: null, userId: null, requiresOpenaiAuth: false })
     expect(await client.request('account/read', { refreshToken: true })).toEqual({ account: null, userId: null, requiresOpenaiAuth: false })
   })

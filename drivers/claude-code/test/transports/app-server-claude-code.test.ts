@@ -29,7 +29,7 @@ afterEach(async () => {
     await server.close()
     rmSync(dir, { recursive: true, force: true })
   }
-  // Every message the servers sent could have come from Codex 0.169.0 (its schema; documented extensions aside).
+  // Every message the servers sent could have come from Codex 0.169.0 and 0.171.0 (their schemas; documented extensions aside).
   expect(codexSchema.take()).toEqual([])
 })
 

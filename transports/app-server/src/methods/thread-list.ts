@@ -20,6 +20,7 @@ const threadListParamsSchema = z
     cwd: z.union([z.string(), z.array(z.string())]).nullish(),
     searchTerm: z.string().nullish(),
     excludedThreadIds: z.array(z.string()).nullish(),
+    includedThreadIds: z.array(z.string()).nullish(),
   })
   .nullish()
 
@@ -31,12 +32,14 @@ const EPOCH = new Date(0).toISOString()
 /**
  * `thread/list`: the session store's threads, newest first by default, paged as Codex pages them (`cursor`,
  * `limit`, `sortKey`, `sortDirection`). Filters: `archived`, `cwd`, `searchTerm` (name or preview),
- * `modelProviders`, `excludedThreadIds`, `sectionId` (no thread has a section). Like Codex, a thread shows once it
+ * `modelProviders`, `excludedThreadIds`, `includedThreadIds` (Codex 0.171.0: an empty list matches nothing),
+ * `sectionId` (no thread has a section). Like Codex, a thread shows once it
  * has a turn. `sourceKinds` is not a filter here: the session log does not say which client started a session.
  */
 export const threadList: MethodHandler = async (params, context) => {
   const parsed = parseParams(threadListParamsSchema, params) ?? {}
   if ((parsed.excludedThreadIds?.length ?? 0) > 100) throw new RpcError(INVALID_PARAMS, 'excludedThreadIds accepts at most 100 entries')
+  if ((parsed.includedThreadIds?.length ?? 0) > 100) throw new RpcError(INVALID_PARAMS, 'includedThreadIds accepts at most 100 entries')
   if ((parsed.originators?.length ?? 0) > 0)
     throw new RpcError(INVALID_PARAMS, 'originator filtering is not supported by the local app-server')
   if (parsed.sortKey === 'section_position' && typeof parsed.sectionId !== 'string')
@@ -47,6 +50,8 @@ export const threadList: MethodHandler = async (params, context) => {
   const timeOf = (summary: SessionSummary) => (byUpdate ? summary.updatedAt : summary.createdAt) ?? EPOCH
   const cwds = parsed.cwd === undefined || parsed.cwd === null ? undefined : [parsed.cwd].flat().map((cwd) => resolve(kernel.cwd, cwd))
   const excluded = new Set(parsed.excludedThreadIds ?? [])
+  const included =
+    parsed.includedThreadIds === undefined || parsed.includedThreadIds === null ? undefined : new Set(parsed.includedThreadIds)
   const search = parsed.searchTerm ?? undefined
   const candidates = kernel
     .resolve('sessionStore')
@@ -57,6 +62,7 @@ export const threadList: MethodHandler = async (params, context) => {
         summary.archived === (parsed.archived === true) &&
         typeof parsed.sectionId !== 'string' &&
         !excluded.has(summary.id) &&
+        (included === undefined || included.has(summary.id)) &&
         (cwds === undefined || cwds.includes(summary.cwd ?? '')) &&
         (search === undefined || [summary.name, summary.firstPrompt].some((title) => title?.includes(search))),
     )
