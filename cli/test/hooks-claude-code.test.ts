@@ -395,7 +395,7 @@ describe('harness hooks exec claude-code', () => {
   it('unknown and never-fired events, a Codex-only flag and a bad payload are usage errors (exit 2); exec codex still works', async () => {
     const p = claudeProject({ Stop: [{ hooks: [command('echo stop')] }] })
     const valid =
-      'valid events: PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, Notification, UserPromptSubmit, SessionStart, SessionEnd, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, PermissionRequest, PermissionDenied, MessageDisplay'
+      'valid events: PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, Notification, UserPromptSubmit, SessionStart, SessionEnd, Stop, StopFailure, Interrupt, SubagentStart, SubagentStop, PreCompact, PostCompact, PermissionRequest, PermissionDenied, MessageDisplay'
     const unknown = await p.run(['hooks', 'exec', 'claude-code', 'BeforeTool', '--payload', '-'], '{}')
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toBe(`harness: unknown Claude Code event "BeforeTool"; ${valid}\n`)

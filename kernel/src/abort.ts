@@ -1,3 +1,5 @@
+import type { InterruptOrigin } from './session-types.js'
+
 /** What waits on each signal: one `abort` listener per signal, however many races come and go on it. */
 const abortWaiters = new WeakMap<AbortSignal, Set<() => void>>()
 
@@ -66,4 +68,10 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /** The reason a turn's signal carries when `session.interrupt()` aborts it. */
 export class TurnInterruptedError extends Error {
   override readonly name = 'TurnInterruptedError'
+  readonly origin: InterruptOrigin | undefined
+
+  constructor(reason: string, origin?: InterruptOrigin) {
+    super(reason)
+    this.origin = origin
+  }
 }

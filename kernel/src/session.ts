@@ -19,7 +19,7 @@ import type { HookRunRecord, NoticeLevel, SessionEvent, SessionEventBody } from 
 import type { SessionRuntime } from './session-runtime.js'
 import { type PendingSessionState, Transcript } from './session-state.js'
 import type { SessionLog } from './session-store.js'
-import type { CompactOptions, InterruptReceipt, ParentLink, Session, TurnInput, TurnResult } from './session-types.js'
+import type { CompactOptions, InterruptOrigin, InterruptReceipt, ParentLink, Session, TurnInput, TurnResult } from './session-types.js'
 import type { HeldClaim } from './steering/boundary-claims.js'
 import { InProcessSteeringSource } from './steering/in-process-source.js'
 import type { InputItem, SteeringSource, SteerOptions, SteerReceipt } from './steering/types.js'
@@ -190,10 +190,10 @@ export class KernelSession implements Session, SessionRuntime {
   }
 
   /** Interrupts the running turn, and those of its subagents. */
-  interrupt(reason = 'interrupted by the user'): InterruptReceipt {
+  interrupt(reason = 'interrupted by the user', origin?: InterruptOrigin): InterruptReceipt {
     this.#autoTurns = false
-    this.#active?.abort(new TurnInterruptedError(reason))
-    for (const child of this.#children) child.interrupt(reason)
+    this.#active?.abort(new TurnInterruptedError(reason, origin))
+    for (const child of this.#children) child.interrupt(reason, origin)
     return { stillQueued: this.queue.queuedIds() }
   }
 

@@ -1,3 +1,4 @@
+import { TurnInterruptedError } from './abort.js'
 import { abandonOpenEntries, runtimeOf } from './driver/turn-host.js'
 import type { DriverSession, TurnEnd, TurnHost } from './driver/types.js'
 import { errorMessage, HookTapError } from './errors.js'
@@ -58,8 +59,9 @@ export async function runTurn({ turn, input, host, held, driverId, driverSession
     rejectUnsettled(held)
   }
   if (end.status === 'interrupted') {
+    const origin = signal.reason instanceof TurnInterruptedError ? signal.reason.origin : undefined
     await rt.hooks.interrupt
-      .promise({ session: rt.session, turn, reason: end.reason ?? 'interrupted' })
+      .promise({ session: rt.session, turn, reason: end.reason ?? 'interrupted', ...(origin === undefined ? {} : { origin }) })
       .catch((tapError: unknown) => rt.reportTapError(tapError as HookTapError))
   }
   rt.append({

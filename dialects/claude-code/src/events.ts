@@ -1,4 +1,4 @@
-/** Every hook event Claude Code 2.1.332 knows (the Agent SDK's list), in its documented order. */
+/** Every hook event Claude Code 2.1.336 knows (the Agent SDK's list), in its documented order. */
 export const CLAUDE_EVENTS = [
   'PreToolUse',
   'PostToolUse',
@@ -11,6 +11,7 @@ export const CLAUDE_EVENTS = [
   'SessionEnd',
   'Stop',
   'StopFailure',
+  'Interrupt',
   'SubagentStart',
   'SubagentStop',
   'PreCompact',
@@ -54,6 +55,7 @@ export const PRODUCED_EVENTS = {
   PostToolBatch: 'agent/pre-step',
   Stop: 'agent/turn-stopping',
   StopFailure: 'session/event',
+  Interrupt: 'agent/interrupt',
   SubagentStart: 'agent/subagent-start',
   SubagentStop: 'agent/subagent-stop',
   PreCompact: 'agent/pre-compact',

@@ -143,6 +143,7 @@ const SUBJECT_FIELD: Readonly<Record<ProducedEvent, string | undefined>> = {
   PostCompact: 'trigger',
   Notification: 'notification_type',
   StopFailure: 'error',
+  Interrupt: 'source',
   UserPromptSubmit: undefined,
   Stop: undefined,
   PostToolBatch: undefined,

@@ -189,6 +189,22 @@ describe.each(runners)('$name: execClaudeCodeEvent', ({ runner }) => {
     expect(result.modelTexts).toEqual([{ kind: 'context', text: 'SessionStart hook success: started' }])
   })
 
+  it("Interrupt matches the payload's source; its output puts nothing before the model", async () => {
+    const s = sandbox({
+      Interrupt: [
+        { matcher: 'user', hooks: [command(`echo '{"decision":"block","reason":"R","hookSpecificOutput":{"additionalContext":"C"}}'`)] },
+        { matcher: 'system', hooks: [command('echo system')] },
+      ],
+    })
+    const result = await s.exec(
+      'Interrupt',
+      JSON.stringify(payloadOf('Interrupt', s.project, { source: 'user', reason: 'stop', via: 'client' })),
+    )
+    expect(result.subject).toBe('user')
+    expect(result.runs).toHaveLength(1)
+    expect(result.modelTexts).toEqual([])
+  })
+
   it('Stop: a JSON block and an exit 2 give the two continuation texts', async () => {
     const s = sandbox({
       Stop: [

@@ -98,6 +98,8 @@ const WITH_PERMISSION_MODE = [
   'PostToolBatch',
   'Stop',
   'SubagentStop',
+  // Observed on Claude Code 2.1.336 (drivers/claude-code/test/real-claude-interrupt-hook.test.ts, golden Interrupt*.json).
+  'Interrupt',
 ]
 // PermissionDenied: observed under auto and plan mode (Claude Code 2.1.332), `reason` last.
 const WITH_EFFORT = [
@@ -109,6 +111,7 @@ const WITH_EFFORT = [
   'PostToolBatch',
   'Stop',
   'SubagentStop',
+  'Interrupt',
 ]
 
 const COMMON_KEYS = new Set(['session_id', 'transcript_path', 'cwd', 'prompt_id', 'permission_mode', 'agent_id', 'agent_type', 'effort'])

@@ -31,6 +31,7 @@ describe('hookEnv', () => {
       'PostToolBatch',
       'Stop',
       'SubagentStop',
+      'Interrupt',
     ])
     for (const event of EFFORT_ENV_EVENTS) expect(hookEnv({ ...base, event, effort: 'medium' }).CLAUDE_EFFORT).toBe('medium')
     for (const event of ['SessionStart', 'UserPromptSubmit', 'SubagentStart', 'SessionEnd']) {

@@ -108,8 +108,8 @@ describe('a subagent (the Agent tool) runs Claude Code’s hooks with its payloa
       agent_transcript_path: link.transcriptPath,
       last_assistant_message: 'CHILD FINAL',
     })
-    // PostToolUse of the Agent call: Claude Code's completed-agent object, key for key; the model got the note naming
-    // the tools the subagent used, then its final text.
+    // PostToolUse of the Agent call: Claude Code 2.1.336's completed-agent object, key for key, the note naming the
+    // tools the subagent used in `toolsUsedLine` and no longer in `content`; the model got the note, then the final text.
     const response = byEvent('PostToolUse', 1).tool_response as Record<string, unknown>
     expect(Object.keys(response)).toEqual([
       'status',
@@ -119,6 +119,7 @@ describe('a subagent (the Agent tool) runs Claude Code’s hooks with its payloa
       'toolsUsed',
       'harnessNoteCount',
       'harnessTailCount',
+      'adviceNotes',
       'harnessSectionHash',
       'content',
       'resolvedModel',
@@ -127,6 +128,7 @@ describe('a subagent (the Agent tool) runs Claude Code’s hooks with its payloa
       'totalToolUseCount',
       'usage',
       'toolStats',
+      'toolsUsedLine',
       'canContinueAgent',
     ])
     const note = '<tools-used-before-summary>Bash</tools-used-before-summary>\n'
@@ -136,13 +138,12 @@ describe('a subagent (the Agent tool) runs Claude Code’s hooks with its payloa
       agentId: link.agentId,
       agentType: 'general-purpose',
       toolsUsed: ['Bash'],
-      harnessNoteCount: 1,
-      content: [
-        { type: 'text', text: note },
-        { type: 'text', text: 'CHILD FINAL' },
-      ],
+      harnessNoteCount: 0,
+      adviceNotes: [],
+      content: [{ type: 'text', text: 'CHILD FINAL' }],
       totalToolUseCount: 1,
       toolStats: { readCount: 0, searchCount: 0, bashCount: 1, editFileCount: 0, linesAdded: 0, linesRemoved: 0, otherToolCount: 0 },
+      toolsUsedLine: '<tools-used-before-summary>Bash</tools-used-before-summary>',
       canContinueAgent: false,
     })
     // PostToolBatch's entry for it is the text as the model got it, in a text block.
@@ -152,6 +153,42 @@ describe('a subagent (the Agent tool) runs Claude Code’s hooks with its payloa
     const last = h.requests().at(-1)
     const toolResult = last?.messages.at(-1)?.content.find((block) => block.type === 'tool_result')
     expect(toolResult).toMatchObject({ callId: 'toolu_1', output: `${note}CHILD FINAL`, isError: false })
+  })
+
+  // Claude Code 2.1.336 (a subagent that made no tool call, 1 run; 2.1.332 the same but for `adviceNotes`).
+  it('the Agent PostToolUse of a subagent that used no tool has no toolsUsed, toolStats or toolsUsedLine', async () => {
+    const h = harness({
+      script: [{ tool_calls: [AGENT_CALL] }, { text: 'CHILD FINAL' }, { text: 'PARENT FINAL' }],
+      hooks: recordEvents(['PostToolUse']),
+      plugins: [subagents()],
+    })
+    const session = await h.kernel.startSession()
+    await session.run('Delegate.')
+    const response = h.calls('PostToolUse')[0]?.payload.tool_response as Record<string, unknown>
+    expect(Object.keys(response)).toEqual([
+      'status',
+      'prompt',
+      'agentId',
+      'agentType',
+      'harnessNoteCount',
+      'harnessTailCount',
+      'adviceNotes',
+      'harnessSectionHash',
+      'content',
+      'resolvedModel',
+      'totalDurationMs',
+      'totalTokens',
+      'totalToolUseCount',
+      'usage',
+      'canContinueAgent',
+    ])
+    expect(response).toMatchObject({ harnessNoteCount: 0, content: [{ type: 'text', text: 'CHILD FINAL' }], totalToolUseCount: 0 })
+    const toolResult = h
+      .requests()
+      .at(-1)
+      ?.messages.at(-1)
+      ?.content.find((block) => block.type === 'tool_result')
+    expect(toolResult).toMatchObject({ output: 'CHILD FINAL' })
   })
 
   it('a SubagentStop block continues the subagent with the reason, and stop_hook_active is then true', async () => {

@@ -12,10 +12,13 @@ const SEARCH_TOOLS = new Set(['Grep', 'Glob'])
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'NotebookEdit'])
 
 /**
- * Claude Code 2.1.332's object for a completed foreground agent (the r23-subagent probe, 2 runs), key for key: the
- * tools it used (by Claude Code's names, in first use order), the harness note naming them before its report, its
- * report, model, duration, tokens, usage and tool statistics. `canContinueAgent` is false: the kernel has no
- * SendMessage, so a finished subagent cannot be continued. The note section's hash is this kernel's own.
+ * Claude Code 2.1.336's object for a completed foreground agent (conformance `a01-subagent`, `a02-subagent-stop-block`
+ * and a subagent without tool calls, one run each), key for key: the tools it used (by Claude Code's names, in first
+ * use order), its report, model, duration, tokens, usage and tool statistics, and the note naming the tools as
+ * `toolsUsedLine`. Since 2.1.335 the note is no longer an element of `content` (`harnessNoteCount` 0, `adviceNotes`
+ * empty), though the model still gets it before the report; a subagent that used no tool has no `toolsUsed`,
+ * `toolStats` or `toolsUsedLine`. `canContinueAgent` is false: the kernel has no SendMessage, so a finished subagent
+ * cannot be continued. The note section's hash is this kernel's own.
  */
 export function agentResponse(
   child: ChildRun,
@@ -28,7 +31,9 @@ export function agentResponse(
     ),
   )
   const toolsUsed = [...new Set(calls.map((call) => call.name))]
-  const notes = toolsUsed.length === 0 ? [] : [`<tools-used-before-summary>${toolsUsed.join(', ')}</tools-used-before-summary>\n`]
+  const usedTools = toolsUsed.length > 0
+  const toolsUsedLine = `<tools-used-before-summary>${toolsUsed.join(', ')}</tools-used-before-summary>`
+  const notes = usedTools ? [`${toolsUsedLine}\n`] : []
   const usage = lastUsage(child.session.messages)
   const report = child.lastMessage ?? ''
   return {
@@ -38,11 +43,12 @@ export function agentResponse(
       prompt: input.prompt,
       agentId: child.agent.id,
       agentType: child.agent.type,
-      toolsUsed,
-      harnessNoteCount: notes.length,
+      ...(usedTools ? { toolsUsed } : {}),
+      harnessNoteCount: 0,
       harnessTailCount: 0,
+      adviceNotes: [],
       harnessSectionHash: createHash('sha256').update(notes.join('')).digest('hex').slice(0, 16),
-      content: [...notes, report].map((text) => ({ type: 'text', text })),
+      content: [{ type: 'text', text: report }],
       resolvedModel: context.model ?? null,
       totalDurationMs: Date.now() - child.startedAt,
       totalTokens: (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0),
@@ -53,7 +59,7 @@ export function agentResponse(
         cache_read_input_tokens: 0,
         output_tokens: usage?.outputTokens ?? 0,
       },
-      toolStats: toolStats(calls),
+      ...(usedTools ? { toolStats: toolStats(calls), toolsUsedLine } : {}),
       canContinueAgent: false,
     },
   }

@@ -26,6 +26,7 @@ const WITH_PERMISSION_MODE: ReadonlySet<string> = new Set([
   'PostToolBatch',
   'Stop',
   'SubagentStop',
+  'Interrupt',
 ])
 
 /** Events whose payload carries `effort` (and whose hooks get `CLAUDE_EFFORT`) when the model has an effort level. */
@@ -38,6 +39,7 @@ export const EFFORT_EVENTS: ReadonlySet<string> = new Set([
   'PostToolBatch',
   'Stop',
   'SubagentStop',
+  'Interrupt',
 ])
 
 /**

@@ -21,6 +21,7 @@ import { PLUGIN_NAME } from '../render/hook-text.js'
 import type { ClaudeRenderer } from '../render/renderer.js'
 import { asMcpToolCaller, MCP_CLIENTS_SERVICE, type McpToolCaller } from '../run/index.js'
 import { openTranscript, tapTranscript } from '../transcript/session-transcript.js'
+import { tapInterruptEvent } from './interrupt-tap.js'
 import { runCompactSessionStart, runSessionStart, tapLifecycleEvents } from './lifecycle-taps.js'
 import { managedPolicyRefusal, tapManagedPolicyRefusal } from './managed-policy-refusal.js'
 import { tapObserverEvents } from './observer-taps.js'
@@ -126,6 +127,7 @@ export function claudeCodeHooks(options: ClaudeCodeHooksOptions = {}): Plugin {
       tapStopEvents(kernel, ctx)
       tapLifecycleEvents(kernel, ctx)
       tapObserverEvents(kernel, ctx)
+      tapInterruptEvent(kernel, ctx)
       tapRendering(kernel, currentRenderer)
     },
   })

@@ -40,7 +40,7 @@ export function tapObserverEvents(kernel: KernelApi, ctx: TapContext): void {
 }
 
 /** Not awaited: the loop goes on while the observer's handlers run; the session's end waits for them. */
-function detach(session: Session, state: ClaudeSessionState, run: () => Promise<unknown>): void {
+export function detach(session: Session, state: ClaudeSessionState, run: () => Promise<unknown>): void {
   state.track(
     run().catch((error: unknown) => {
       try {

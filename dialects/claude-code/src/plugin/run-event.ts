@@ -176,7 +176,8 @@ function settle(
     if (output.error !== undefined && output.status !== 'cancelled') {
       session.notice('warning', `${name} hook ${labelOf(handler)} failed: ${output.error}`, PLUGIN_NAME)
     }
-    const message = output.json?.systemMessage
+    // Claude Code 2.1.336 ignores an Interrupt hook's output, its systemMessage included (nothing reached the SDK's stream).
+    const message = occurrence.event === 'Interrupt' ? undefined : output.json?.systemMessage
     if (message !== undefined) session.notice('info', systemMessageNotice(name, message), PLUGIN_NAME)
   } catch {
     // The session ended while a detached run was finishing: nothing left to record into.

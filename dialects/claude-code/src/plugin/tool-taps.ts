@@ -92,7 +92,11 @@ export function tapToolEvents(kernel: KernelApi, ctx: TapContext): void {
       }),
     )
     if (merged.behavior === 'deny') {
-      if (merged.interrupt) queueMicrotask(() => session.interrupt('a PermissionRequest hook interrupted the turn'))
+      if (merged.interrupt) {
+        queueMicrotask(() =>
+          session.interrupt('a PermissionRequest hook interrupted the turn', { by: 'system', cause: 'permission-denied' }),
+        )
+      }
       return { kind: 'deny', reason: merged.message ?? '' }
     }
     if (merged.behavior === 'allow') {
