@@ -11,6 +11,7 @@ import { blockedPromptOf, CommandLifecycle, isLifecycleFrame } from './command-l
 import { messageText, reminder } from './content.js'
 import { type HostToolCall, hostToolName, hostToolServer } from './host-tools.js'
 import { InputStream } from './input-stream.js'
+import { serversNotAppliedMessage, serversSentAtInitialize, tooOldMessage } from './mcp-delivery.js'
 import { type ClaudeCodeDriverOptions, DEFAULT_ADMISSION_TIMEOUT_MS } from './options.js'
 import { TailBuffer } from './tail-buffer.js'
 
@@ -35,6 +36,10 @@ export class ClaudeCodeSession implements DriverSession {
   #turn: ClaudeCodeTurn | undefined
   #nativeId: string | undefined
   #closed = false
+  /** Until the first turn of a process has checked it: what refuses to run without the user's MCP servers. */
+  #serversChecked: Promise<string | undefined> | undefined
+  /** Why the last process ended, for a turn that was waiting for it to start. */
+  #exit: string | undefined
 
   readonly #run: typeof query
 
@@ -77,7 +82,15 @@ export class ClaudeCodeSession implements DriverSession {
       if (reason) host.notice('warning', `turn blocked: ${reason}`)
       return { status: 'blocked', ...(reason === undefined ? {} : { reason }) }
     }
-    this.#start(host)
+    const query = this.#start(host)
+    const refused = await this.#serversLoaded()
+    if (refused !== undefined) {
+      // Never a turn without the servers the user gave: the process goes, and the next turn starts a new one.
+      this.#stop(query)
+      return { status: 'failed', error: { code: 'spawn', message: refused, retryable: false } }
+    }
+    if (this.#query !== query)
+      return { status: 'failed', error: { code: 'spawn', message: this.#exit ?? 'Claude Code ended the session', retryable: true } }
     // Interrupted while the prompt was being decided: nothing reaches Claude Code.
     host.signal.throwIfAborted()
     const turn = new ClaudeCodeTurn(host, {
@@ -89,7 +102,7 @@ export class ClaudeCodeSession implements DriverSession {
     })
     this.#turn = turn
     try {
-      this.#submit({
+      turn.prompt({
         type: 'user',
         message: { role: 'user', content: promptContent(prompt, [...entry.context, ...entry.messages.filter((m) => m.role !== 'user')]) },
         parent_tool_use_id: null,
@@ -115,34 +128,58 @@ export class ClaudeCodeSession implements DriverSession {
   }
 
   /** Starts Claude Code at the first turn (and again after it exited, resuming its session). */
-  #start(host: TurnHost): void {
-    if (this.#query) return
+  #start(host: TurnHost): Query {
+    if (this.#query) return this.#query
     const executable = this.#options.executable ?? claudeExecutable()
     if (!existsSync(executable)) throw new Error(`Claude Code is not installed at ${executable} (the driver's \`executable\` option)`)
     this.#input = new InputStream()
-    const query = this.#run({ prompt: this.#input, options: this.#queryOptions(host, executable) })
+    const options = this.#queryOptions(host, executable)
+    const servers = serversSentAtInitialize(this.#options.queryOptions ?? {})
+    const query = this.#run({ prompt: this.#input, options })
     this.#query = query
-    this.#pump = this.#drain(query)
+    this.#exit = undefined
+    this.#serversChecked = servers.length > 0 ? serversApplied(query, servers, executable) : undefined
+    this.#pump = this.#drain(query, servers, executable)
+    return query
   }
 
-  async #drain(query: Query): Promise<void> {
+  /** Resolves with the reason not to run when Claude Code did not load the user's MCP servers (checked once a process). */
+  async #serversLoaded(): Promise<string | undefined> {
+    const checked = this.#serversChecked
+    this.#serversChecked = undefined
+    return checked
+  }
+
+  /** Ends a process the session gives up on; its end is no turn's failure. */
+  #stop(query: Query): void {
+    if (this.#query === query) this.#query = undefined
+    this.#input.end()
+    query.close()
+  }
+
+  async #drain(query: Query, servers: readonly string[], executable: string): Promise<void> {
     let failure: string | undefined
     try {
       for await (const message of query as AsyncIterable<SdkMessage>) this.#dispatch(message)
       if (!this.#closed) failure = 'Claude Code ended the session'
     } catch (error) {
-      failure = `Claude Code exited: ${error instanceof Error ? error.message : String(error)}`
+      const reason = error instanceof Error ? error.message : String(error)
+      failure = tooOldMessage(reason, servers, executable) ?? `Claude Code exited: ${reason}`
     }
-    if (this.#query === query) this.#query = undefined
+    // A process the session stopped itself ends no turn.
+    if (this.#query !== query) return
+    this.#query = undefined
     if (failure === undefined) return
     const stderr = this.#stderr.toString()
     const message = stderr && !failure.includes(stderr) ? `${failure}; its stderr ends: ${stderr}` : failure
+    this.#exit = message
     this.#turn?.fail({ code: 'transport', message, retryable: true })
   }
 
   #dispatch(message: SdkMessage): void {
     if (message.type === 'system' && message.subtype === 'init' && typeof message.session_id === 'string') {
       this.#nativeId = message.session_id
+      this.#lifecycle.advertise(message.capabilities)
       this.#turn?.host.recordNativeId(message.session_id)
       return
     }
@@ -241,6 +278,14 @@ export class ClaudeCodeSession implements DriverSession {
     if (!turn) return { content: [{ type: 'text', text: 'No kernel turn is running; the call was not run.' }], isError: true }
     return turn.callTool(call)
   }
+}
+
+/** What the Agent SDK's initialize answer says of the servers it sent; a startup failure is the pump's to report. */
+async function serversApplied(query: Query, servers: readonly string[], executable: string): Promise<string | undefined> {
+  const init = (query as Partial<Pick<Query, 'initializationResult'>>).initializationResult
+  if (typeof init !== 'function') return undefined
+  const result = await init.call(query).catch(() => undefined)
+  return result?.mcp_servers_applied === false ? serversNotAppliedMessage(servers, executable) : undefined
 }
 
 function promptContent(prompt: readonly Message[], context: readonly Message[]): string | { type: 'text'; text: string }[] {

@@ -54,11 +54,25 @@ export class ClaudeCodeTurn {
   #followUp = false
   /** Set while a result has been seen and the follow-up has not started. */
   #followUpWatchdog: NodeJS.Timeout | undefined
+  /** The result after which the turn waits for Claude Code to start (or drop) the input it holds. */
+  #awaiting: ResultMessage | undefined
+  /** Every message this turn sent Claude Code: its prompt, steers, continuations. */
+  readonly #submitted = new Set<string>()
+  /** `idle` is not to be relied on for the frames of an interrupt with `cancel_queued` (Claude Code's own note). */
+  #interruptSent = false
 
   constructor(host: TurnHost, port: TurnPort) {
     this.host = host
-    this.#port = port
-    this.steering = new LiveSteering(port, host, () => this.step)
+    this.#port = {
+      ...port,
+      submit: (message) => {
+        if (message.uuid) this.#submitted.add(message.uuid)
+        port.submit(message)
+      },
+      lifecycle: port.lifecycle,
+      admissionTimeoutMs: port.admissionTimeoutMs,
+    }
+    this.steering = new LiveSteering(this.#port, host, () => this.step)
     this.finished = new Promise<TurnEnd>((resolve, reject) => {
       this.#resolve = resolve
       this.#reject = reject
@@ -71,12 +85,28 @@ export class ClaudeCodeTurn {
     return Math.max(this.#step, 1)
   }
 
+  /** The turn's prompt (its uuid gets receipts like any steer). */
+  prompt(message: SDKUserMessage): void {
+    this.#port.submit(message)
+  }
+
   onLifecycle(frame: LifecycleFrame): void {
     if (frame.state === 'started') {
       clearTimeout(this.#followUpWatchdog)
       this.steering.started(frame.command_uuid)
-    } else if (frame.state === 'cancelled') this.steering.cancelled(frame.command_uuid)
-    else this.steering.progressed()
+    } else if (frame.state === 'cancelled') {
+      this.steering.cancelled(frame.command_uuid)
+      // Claude Code says it owes no result: a turn waiting for it to start held input ends now, not at the watchdog.
+      if (this.#awaiting && this.#idleAfter(frame)) void this.#end(this.#awaiting, true)
+    } else this.steering.progressed()
+  }
+
+  /** An `idle` frame counts once Claude Code has read everything this turn sent (it does not cover unread messages). */
+  #idleAfter(frame: LifecycleFrame): boolean {
+    const lifecycle = this.#port.lifecycle
+    if (frame.idle !== true || !lifecycle.idleAdvertised || this.#interruptSent) return false
+    if (!this.#submitted.has(frame.command_uuid)) return false
+    return [...this.#submitted].every((uuid) => lifecycle.read(uuid))
   }
 
   onMessage(message: { type: string; [key: string]: unknown }): void {
@@ -269,17 +299,19 @@ export class ClaudeCodeTurn {
   async #end(result: ResultMessage, givenUp = false): Promise<void> {
     if (this.#ended) return
     clearTimeout(this.#followUpWatchdog)
-    this.#consumed.push(...(result.user_message_uuids ?? []))
+    this.#awaiting = undefined
+    if (!givenUp) this.#consumed.push(...(result.user_message_uuids ?? []))
     this.#flush()
     const succeeded = result.subtype === 'success' && !this.host.signal.aborted && this.#halt === undefined && this.#broken === undefined
-    if (succeeded && !givenUp && this.steering.holds()) {
+    if (succeeded && !givenUp && this.steering.pending()) {
       // Claude Code starts what it holds by itself, next: that follow-up is this turn's too. Should it never start
-      // it, the turn ends there and the input goes back (settleAtEnd cancels it).
+      // it, the turn ends there and the input goes back (settleAtEnd cancels it); an `idle` frame ends it at once.
       this.#followUp = true
+      this.#awaiting = result
       clearTimeout(this.#followUpWatchdog)
       this.#followUpWatchdog = setTimeout(() => {
         this.host.notice('warning', `Claude Code did not start the steering input it held within ${FOLLOW_UP_TIMEOUT_MS} ms of its result`)
-        void this.#end({ ...result, user_message_uuids: [] }, true)
+        void this.#end(result, true)
       }, FOLLOW_UP_TIMEOUT_MS)
       return
     }
@@ -338,6 +370,7 @@ export class ClaudeCodeTurn {
   async #haltNow(): Promise<void> {
     if (this.#haltSent) return
     this.#haltSent = true
+    this.#interruptSent = true
     for (const uuid of await this.#port.interrupt()) this.steering.cancelled(uuid)
   }
 
@@ -345,6 +378,7 @@ export class ClaudeCodeTurn {
     if (this.#ended) return
     // Nothing more goes in; what is in flight settles first, so the interrupt cancels it too.
     await this.steering.close()
+    this.#interruptSent = true
     for (const uuid of await this.#port.interrupt()) this.steering.cancelled(uuid)
   }
 

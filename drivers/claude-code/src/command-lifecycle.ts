@@ -8,7 +8,15 @@ export interface LifecycleFrame {
   type: 'command_lifecycle'
   command_uuid: string
   state: LifecycleState
+  /**
+   * Only on `cancelled`, from a Claude Code that advertises `lifecycle_idle_v1`: as the frame was written no turn was
+   * under way and nothing that would start one was queued, held or taken, so no `result` is owed.
+   */
+  idle?: boolean
+  written_at?: string
 }
+
+export const LIFECYCLE_IDLE = 'lifecycle_idle_v1'
 
 const ENDS_ADMISSION: readonly LifecycleState[] = ['cancelled', 'discarded', 'refused']
 
@@ -16,6 +24,21 @@ const ENDS_ADMISSION: readonly LifecycleState[] = ['cancelled', 'discarded', 're
 export class CommandLifecycle {
   readonly #states = new Map<string, LifecycleState[]>()
   readonly #waiters = new Set<() => void>()
+  #idleAdvertised = false
+
+  /** Claude Code's `system/init` capabilities: whether its `cancelled` frames say `idle`. */
+  advertise(capabilities: unknown): void {
+    if (Array.isArray(capabilities)) this.#idleAdvertised = capabilities.includes(LIFECYCLE_IDLE)
+  }
+
+  get idleAdvertised(): boolean {
+    return this.#idleAdvertised
+  }
+
+  /** Claude Code has read the message (a frame named it): `idle` does not cover a message it has not read. */
+  read(uuid: string): boolean {
+    return this.#states.has(uuid)
+  }
 
   observe(frame: LifecycleFrame): void {
     const states = this.#states.get(frame.command_uuid) ?? []

@@ -121,6 +121,15 @@ export class LiveSteering {
     return this.#folds.some((fold) => fold.items.some((item) => item.state === 'queued'))
   }
 
+  /**
+   * After a result: Claude Code may still start input of this turn. Besides what it holds, an item whose cancel found
+   * nothing to cancel yet, when Claude Code reports a late cancel as `cancelled` and says `idle` (`lifecycle_idle_v1`).
+   */
+  pending(): boolean {
+    if (this.holds()) return true
+    return this.#port.lifecycle.idleAdvertised && this.#folds.some((fold) => fold.items.some((item) => item.state === 'ambiguous'))
+  }
+
   started(uuid: string): void {
     const item = this.#item(uuid)
     if (item && (item.state === 'queued' || item.state === 'ambiguous')) item.state = 'started'
@@ -130,6 +139,14 @@ export class LiveSteering {
   cancelled(uuid: string): void {
     const item = this.#item(uuid)
     if (item?.state === 'queued') item.state = 'cancelled'
+    else if (item?.state === 'ambiguous' && this.#port.lifecycle.idleAdvertised) {
+      // Its cancel overtook the message: Claude Code cancelled it as it read it, before it ran.
+      item.state = 'cancelled'
+      this.#host.notice(
+        'warning',
+        `steering/returned: Claude Code cancelled steering item ${item.itemId ?? item.uuid} before it ran, once it read it; it goes back to its source`,
+      )
+    }
     this.progressed()
   }
 
@@ -259,7 +276,13 @@ export class LiveSteering {
       return kind === 'tool' ? context : []
     }
     // No receipt by the deadline: take every item back before the turn goes on.
-    const cancelled = await Promise.all(items.map((item) => this.#port.cancel(item.uuid)))
+    const lifecycle = this.#port.lifecycle
+    // With lifecycle_idle_v1 Claude Code's `cancelled` frame, which may come before the cancel's answer, outweighs a `false`.
+    const cancelled = (await Promise.all(items.map((item) => this.#port.cancel(item.uuid)))).map(
+      (answer, index) =>
+        answer ||
+        (lifecycle.idleAdvertised && lifecycle.has(items[index]!.uuid, 'cancelled') && !lifecycle.has(items[index]!.uuid, 'started')),
+    )
     this.#refused = true
     this.#open = false
     if (cancelled.every(Boolean)) {
@@ -271,10 +294,17 @@ export class LiveSteering {
       return []
     }
     for (const [index, item] of items.entries()) item.state = cancelled[index] ? 'cancelled' : 'ambiguous'
-    host.notice(
-      'error',
-      `steering/ambiguous: Claude Code did not acknowledge steering item(s) within ${this.#port.admissionTimeoutMs} ms and could not cancel them; they are neither re-sent nor returned`,
-    )
+    if (this.#port.lifecycle.idleAdvertised) {
+      host.notice(
+        'warning',
+        `Claude Code did not acknowledge steering item(s) within ${this.#port.admissionTimeoutMs} ms and could not cancel them yet; the turn waits until Claude Code runs them or reports them cancelled`,
+      )
+    } else {
+      host.notice(
+        'error',
+        `steering/ambiguous: Claude Code did not acknowledge steering item(s) within ${this.#port.admissionTimeoutMs} ms and could not cancel them; they are neither re-sent nor returned`,
+      )
+    }
     this.#folds.push({ entry, items })
     return kind === 'tool' ? context : []
   }

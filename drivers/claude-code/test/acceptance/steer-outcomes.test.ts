@@ -7,7 +7,7 @@ import { foldVerdict } from '../support/fold.js'
 import { parkBatch, parkDirective, parkTool } from '../support/park-tool.js'
 import { type WireOptions, wireQuery } from '../support/wire.js'
 
-// Observed against Claude Code 2.1.332 (Agent SDK 0.3.332).
+// Observed against Claude Code 2.1.332 (Agent SDK 0.3.332), and again 2.1.336 (0.3.336).
 let current: DriverHarness | undefined
 afterEach(async () => {
   await current?.dispose()
@@ -81,9 +81,9 @@ describe('drivers.md §4 item 6: no `queued` receipt by the deadline', () => {
     expect(wire.results()).toHaveLength(2)
   })
 
-  it('a non-true answer: the turn ends with steering/ambiguous and nothing is delivered twice', async () => {
+  it('a non-true answer, from a Claude Code without lifecycle_idle_v1: the turn ends with steering/ambiguous and nothing is delivered twice', async () => {
     const { park, wire, session, server } = await setup({
-      wire: { withholdQueued: true, cancelAnswer: () => false },
+      wire: { withholdQueued: true, cancelAnswer: () => false, withoutLifecycleIdle: true },
       driver: { admissionTimeoutMs: 300 },
     })
     const running = session.run(`Ambiguous ${parkDirective('a')}`)
@@ -102,6 +102,29 @@ describe('drivers.md §4 item 6: no `queued` receipt by the deadline', () => {
     const seen = server.requests.filter((request) => JSON.stringify(request.body.messages).includes('STEER ambiguous'))
     expect(seen.length).toBeLessThanOrEqual(1)
     expect(wire.results()).toHaveLength(1)
+  })
+})
+
+describe('drivers.md §4 item 6, with lifecycle_idle_v1 (Claude Code 2.1.336)', () => {
+  it('a non-true answer, then Claude Code reports the steer `cancelled` before it ran: it is returned and delivered once in the next turn', async () => {
+    const { park, wire, session, server } = await setup({
+      wire: { withholdQueued: true, cancelAnswer: () => false },
+      driver: { admissionTimeoutMs: 300 },
+    })
+    const running = session.run(`Ambiguous ${parkDirective('a')}`)
+    const call = await park.parked(0)
+    const receipt = session.steer('STEER ambiguous')
+    call.release()
+    const result = await running
+    expect(result.status).toBe('completed')
+    await session.idle()
+    await expect(receipt).resolves.toMatchObject({ state: 'recorded' })
+    const log = readLog(session.transcriptPath)
+    expect(log.some((event) => event.type === 'notice' && event.level === 'error')).toBe(false)
+    expect(log.some((event) => event.type === 'notice' && event.text.startsWith('steering/returned'))).toBe(true)
+    const history = JSON.stringify(server.requests.at(-1)?.body.messages)
+    expect(history.split('STEER ambiguous').length - 1).toBe(1)
+    expect(wire.results()).toHaveLength(2)
   })
 })
 

@@ -16,7 +16,7 @@ import { claudeExecutable, isolatedClaudeEnv } from './claude-env.js'
 /** What a session saw, in the order it arrived: SDK messages, lifecycle frames, and the hook callbacks it was asked. */
 export type Seen =
   | { kind: 'message'; message: { type: string; subtype?: string; [key: string]: unknown } }
-  | { kind: 'frame'; uuid: string; state: string }
+  | { kind: 'frame'; uuid: string; state: string; idle?: boolean }
   | { kind: 'hook'; event: string; input: Record<string, unknown> }
 
 /** A hook callback of the test's: its answer to Claude Code (default `{}`). */
@@ -91,6 +91,10 @@ export class ClaudeSession {
     return uuid
   }
 
+  cancel(uuid: string): Promise<boolean> {
+    return (this.#query as unknown as { cancelAsyncMessage(uuid: string): Promise<boolean> }).cancelAsyncMessage(uuid)
+  }
+
   interrupt(): Promise<unknown> {
     return (this.#query as unknown as { interrupt(options: { cancelQueued: boolean }): Promise<unknown> }).interrupt({ cancelQueued: true })
   }
@@ -159,7 +163,12 @@ export class ClaudeSession {
     try {
       for await (const message of this.#query as AsyncIterable<{ type: string; [key: string]: unknown }>) {
         if (message.type === 'command_lifecycle') {
-          this.#note({ kind: 'frame', uuid: String(message.command_uuid), state: String(message.state) })
+          this.#note({
+            kind: 'frame',
+            uuid: String(message.command_uuid),
+            state: String(message.state),
+            ...(message.idle === undefined ? {} : { idle: message.idle === true }),
+          })
         } else this.#note({ kind: 'message', message })
       }
     } catch {

@@ -24,6 +24,13 @@ export interface WireOptions {
   fakeQueuedDelayMs?: number
   /** Replaces `cancelAsyncMessage`'s answer (after the real call, which still cancels). */
   cancelAnswer?: (real: boolean) => boolean
+  /**
+   * A Claude Code that reads its stdin late: a `next` message reaches it only once the driver's
+   * `cancelAsyncMessage` for it has been answered, so the cancel overtakes the message.
+   */
+  deliverNextAfterCancel?: boolean
+  /** A Claude Code from before `lifecycle_idle_v1`: no such capability in `system/init`, no `idle` on frames. */
+  withoutLifecycleIdle?: boolean
 }
 
 /** A `query` that records everything on the wire both ways (and can misbehave on purpose). */
@@ -35,12 +42,15 @@ export function wireQuery(options: WireOptions = {}) {
   let queries = 0
   const injected: WireFrame[] = []
   let wakeInjected: (() => void) | undefined
+  const cancelAnswered = new Map<string, () => void>()
+  const afterCancel = (uuid: string) => new Promise<void>((resolve) => cancelAnswered.set(uuid, resolve))
   const run: QueryFn = (params) => {
     queries++
     const input = params.prompt as AsyncIterable<WireFrame>
     const tapped = (async function* () {
       for await (const message of input) {
         sent.push(message)
+        if (options.deliverNextAfterCancel && message.priority === 'next') await afterCancel(message.uuid as string)
         if (options.fakeQueuedDelayMs !== undefined && message.priority === 'next') {
           injected.push({ type: 'command_lifecycle', command_uuid: message.uuid as string, state: 'queued', uuid: 'fake' })
           wakeInjected?.()
@@ -66,7 +76,9 @@ export function wireQuery(options: WireOptions = {}) {
         if (winner === 'injected') continue
         pending = nextReal()
         if (winner.done) return
-        const frame = winner.value as unknown as WireFrame
+        const frame = options.withoutLifecycleIdle
+          ? beforeLifecycleIdle(winner.value as unknown as WireFrame)
+          : (winner.value as unknown as WireFrame)
         received.push(frame)
         if (options.withholdQueued && frame.type === 'command_lifecycle' && frame.state === 'queued' && isNext(frame.command_uuid)) continue
         yield frame
@@ -88,6 +100,7 @@ export function wireQuery(options: WireOptions = {}) {
             cancels.push(uuid)
             const answer =
               (await (target as unknown as { cancelAsyncMessage(u: string): Promise<boolean> }).cancelAsyncMessage(uuid)) === true
+            cancelAnswered.get(uuid)?.()
             return options.cancelAnswer ? options.cancelAnswer(answer) : answer
           }
         const value = Reflect.get(target, property, target)
@@ -106,4 +119,13 @@ export function wireQuery(options: WireOptions = {}) {
     },
     results: () => received.filter((frame) => frame.type === 'result'),
   }
+}
+
+function beforeLifecycleIdle(frame: WireFrame): WireFrame {
+  if (frame.type === 'system' && frame.subtype === 'init' && Array.isArray(frame.capabilities)) {
+    return { ...frame, capabilities: (frame.capabilities as string[]).filter((capability) => capability !== 'lifecycle_idle_v1') }
+  }
+  if (frame.type !== 'command_lifecycle' || !('idle' in frame)) return frame
+  const { idle: _idle, ...rest } = frame
+  return rest as WireFrame
 }
