@@ -18,12 +18,12 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url))
  * `claudeCodeVersion`.
  */
 export function installedManifestField(pkg: string, field = 'version'): string {
-  const manifest = JSON.parse(readFileSync(createRequire(import.meta.url).resolve(`${pkg}/package.json`), 'utf8')) as Record<
-    string,
-    unknown
-  >
-  const value = manifest[field]
-  if (typeof value !== 'string') throw new Error(`${pkg}'s package.json has no ${field}`)
+  // Looked up on the module paths: the Agent SDK's `exports` leave its package.json out, so it cannot be resolved.
+  const folders = createRequire(import.meta.url).resolve.paths(pkg) ?? []
+  const file = folders.map((folder) => join(folder, pkg, 'package.json')).find((candidate) => existsSync(candidate))
+  if (file === undefined) throw new Error(`${pkg} is not installed (run npm ci)`)
+  const value = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)[field]
+  if (typeof value !== 'string') throw new Error(`${file} has no ${field}`)
   return value
 }
 

@@ -155,7 +155,9 @@ async function sample(rt: SessionRuntime, host: TurnHost, base: StepPayload) {
   // A copy: what taps and the provider do to the request's list never reaches the transcript.
   const messages = [...rt.transcript.messages]
   const tools = rt.tools.specs()
-  const call: ModelRequestPayload = { ...base, requestId: randomUUID() }
+  // Built field by field rather than with a spread, and `model/response` only when tapped: this runs once per step.
+  const { session, turn, step, signal } = base
+  const call: ModelRequestPayload = { session, turn, step, signal, requestId: randomUUID() }
   const request = await rt.hooks.modelRequest.promise(system === undefined ? { messages, tools } : { system, messages, tools }, call)
   const context: ModelCallContext = {
     signal: base.signal,
@@ -170,9 +172,11 @@ async function sample(rt: SessionRuntime, host: TurnHost, base: StepPayload) {
   try {
     response = await callModel(rt.model, request, context)
   } catch (error) {
-    const outcome: ModelCallOutcome = base.signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: errorMessage(error) }
+    const outcome: ModelCallOutcome = signal.aborted ? { status: 'cancelled' } : { status: 'failed', error: errorMessage(error) }
     // The call's own error is what ends the turn; a tap that fails on top of it is reported, not thrown.
-    await rt.hooks.modelResponse.promise({ ...call, outcome }).catch((tapError: unknown) => rt.reportTapError(tapError as HookTapError))
+    await rt.hooks.modelResponse
+      .promise({ session, turn, step, signal, requestId: call.requestId, outcome })
+      .catch((tapError: unknown) => rt.reportTapError(tapError as HookTapError))
     throw error
   }
   // A copy of the provider's list: it lives as long as the session, and a list built with push() keeps spare room.
@@ -180,7 +184,9 @@ async function sample(rt: SessionRuntime, host: TurnHost, base: StepPayload) {
   // Token counts stay with the message they paid for (in `meta`, which no model sees).
   if (response.usage) assistant.meta = { usage: response.usage, ...(response.stopReason ? { stopReason: response.stopReason } : {}) }
   host.recordMessage(assistant)
-  await rt.hooks.modelResponse.promise({ ...call, outcome: completedOutcome(response) })
+  if (rt.hooks.modelResponse.isUsed()) {
+    await rt.hooks.modelResponse.promise({ session, turn, step, signal, requestId: call.requestId, outcome: completedOutcome(response) })
+  }
   return toolCallsOf(assistant)
 }
 
