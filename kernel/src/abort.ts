@@ -65,6 +65,14 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   })
 }
 
+/** Resolves once the signal aborts (at once if it already has); never rejects. */
+export function whenAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve()
+    else signal.addEventListener('abort', () => resolve(), { once: true })
+  })
+}
+
 /** The reason a turn's signal carries when `session.interrupt()` aborts it. */
 export class TurnInterruptedError extends Error {
   override readonly name = 'TurnInterruptedError'

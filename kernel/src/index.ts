@@ -1,4 +1,4 @@
-export { sleep, TurnInterruptedError } from './abort.js'
+export { sleep, TurnInterruptedError, whenAborted } from './abort.js'
 export { compaction } from './compaction/compaction-plugin.js'
 export type { Compactor, SummarizeInput } from './compaction/compactor.js'
 export { type CompactorOptions, defaultCompactor, estimateTokens } from './compaction/default-compactor.js'

@@ -69,8 +69,6 @@ export class ClaudeCodeTurn {
         if (message.uuid) this.#submitted.add(message.uuid)
         port.submit(message)
       },
-      lifecycle: port.lifecycle,
-      admissionTimeoutMs: port.admissionTimeoutMs,
     }
     this.steering = new LiveSteering(this.#port, host, () => this.step)
     this.finished = new Promise<TurnEnd>((resolve, reject) => {

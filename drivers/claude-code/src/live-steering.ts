@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { SDKUserMessage } from '@anthropic-ai/claude-agent-sdk'
 import type { Admission, BoundaryKind, DriverError, Entry, Message, TurnHost } from '@harness-kernel/kernel'
-import { steeringItemIdOf } from '@harness-kernel/kernel'
+import { steeringItemIdOf, whenAborted } from '@harness-kernel/kernel'
 import type { BlockedPrompt, CommandLifecycle } from './command-lifecycle.js'
 import { messageText, reminder } from './content.js'
 
@@ -210,7 +210,7 @@ export class LiveSteering {
         if (claimed !== false) continue
       }
       // Closed, or nothing claimable at this boundary after all: wait for Claude Code to move.
-      await Promise.race([seen.fired, until(signal)])
+      await Promise.race([seen.fired, whenAborted(signal)])
     }
   }
 
@@ -341,11 +341,4 @@ function oneShot(): OneShot {
     fire = resolve
   })
   return { fired, fire }
-}
-
-function until(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve()
-    else signal.addEventListener('abort', () => resolve(), { once: true })
-  })
 }

@@ -1,4 +1,5 @@
 import type { BoundaryKind, Halt, TurnHost } from '@harness-kernel/kernel'
+import { whenAborted } from '@harness-kernel/kernel'
 import { RpcTimeoutError } from './json-rpc-connection.js'
 import { clientIdOf, contextItems, userInputs } from './user-input.js'
 import type { UserMessageReceipts } from './user-message-receipts.js'
@@ -72,7 +73,7 @@ export class LiveSteering {
       if (!this.#open || signal.aborted) return
       const sent = await this.at(this.#port.boundaryNow()).catch(() => false)
       // Nothing claimable after all (another boundary will take it): wait for Codex to move before asking again.
-      if (sent === false) await Promise.race([seen.fired, until(signal)])
+      if (sent === false) await Promise.race([seen.fired, whenAborted(signal)])
     }
   }
 
@@ -147,11 +148,4 @@ function newSignal(): OneShot {
     fire = resolve
   })
   return { fired, fire }
-}
-
-function until(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve()
-    else signal.addEventListener('abort', () => resolve(), { once: true })
-  })
 }

@@ -191,8 +191,10 @@ async function sample(rt: SessionRuntime, host: TurnHost, base: StepPayload) {
 }
 
 function completedOutcome({ usage, id }: ModelResponse): ModelCallOutcome {
-  if (usage === undefined) return id === undefined ? { status: 'completed' } : { status: 'completed', responseId: id }
-  return id === undefined ? { status: 'completed', usage } : { status: 'completed', usage, responseId: id }
+  const outcome: ModelCallOutcome & { status: 'completed' } = { status: 'completed' }
+  if (usage !== undefined) outcome.usage = usage
+  if (id !== undefined) outcome.responseId = id
+  return outcome
 }
 
 async function finalBoundary(host: TurnHost, step: number): Promise<Continue | undefined> {

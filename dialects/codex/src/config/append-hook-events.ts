@@ -1,21 +1,15 @@
 import { compileMatcher, rustDebugString } from '@harness-kernel/hook-protocol'
-import { eventLabel, MATCHERLESS_EVENTS } from '../events.js'
+import { CODEX_EVENTS, type CodexEvent, eventLabel, MATCHERLESS_EVENTS } from '../events.js'
 import { codexHookHash } from '../trust/codex-hook-hash.js'
 import type { HookStates } from '../trust/hook-state.js'
 import { codexTrustStatus } from '../trust/trust-status.js'
 import type { CodexHandler, CodexHookSource } from '../types.js'
-import { HOOK_EVENT_KEYS, type HookEventKey, type RawHandlerConfig, type RawHookEvents } from './hook-config.js'
+import type { RawHandlerConfig, RawHookEvents } from './hook-config.js'
 
 /** Events whose output can carry `additionalContext`; elsewhere `additionalContextLimit` is dropped with a warning. */
-const CONTEXT_EVENTS: ReadonlySet<HookEventKey> = new Set([
-  'PreToolUse',
-  'PostToolUse',
-  'SessionStart',
-  'UserPromptSubmit',
-  'SubagentStart',
-])
+const CONTEXT_EVENTS: ReadonlySet<CodexEvent> = new Set(['PreToolUse', 'PostToolUse', 'SessionStart', 'UserPromptSubmit', 'SubagentStart'])
 /** Events whose timeout defaults to 1 s and is clamped to 3 s. */
-const SHORT_TIMEOUT_EVENTS: ReadonlySet<HookEventKey> = new Set(['SessionEnd', 'Interrupt'])
+const SHORT_TIMEOUT_EVENTS: ReadonlySet<CodexEvent> = new Set(['SessionEnd', 'Interrupt'])
 
 export interface HookSourceFile {
   /** Absolute path of the hooks.json / config.toml (or Codex's synthetic path), used in keys and warnings. */
@@ -44,7 +38,7 @@ const BLANK = new RegExp(`^${RUST_WHITESPACE}*$`)
  */
 export function appendHookEvents(collection: HookCollection, file: HookSourceFile, events: RawHookEvents): void {
   const { warnings } = collection
-  for (const event of HOOK_EVENT_KEYS) {
+  for (const event of CODEX_EVENTS) {
     events[event].forEach((group, groupIndex) => {
       const matcher = MATCHERLESS_EVENTS.has(event) ? undefined : group.matcher
       if (matcher !== undefined) {
@@ -61,7 +55,7 @@ export function appendHookEvents(collection: HookCollection, file: HookSourceFil
           event,
           matcher,
           config,
-          `${file.path}:${labelOf(event)}:${groupIndex}:${handlerIndex}`,
+          `${file.path}:${eventLabel(event)}:${groupIndex}:${handlerIndex}`,
         )
         if (handler === 'skipped') return
         if (handler) collection.handlers.push({ ...handler, groupIndex, handlerIndex })
@@ -74,7 +68,7 @@ export function appendHookEvents(collection: HookCollection, file: HookSourceFil
 function loadHandler(
   collection: HookCollection,
   file: HookSourceFile,
-  event: HookEventKey,
+  event: CodexEvent,
   matcher: string | undefined,
   config: RawHandlerConfig,
   key: string,
@@ -125,8 +119,4 @@ function loadHandler(
     enabled: state?.enabled !== false,
     trustStatus: codexTrustStatus(file.managed, currentHash, state?.trustedHash),
   }
-}
-
-function labelOf(event: HookEventKey): string {
-  return eventLabel(event)
 }

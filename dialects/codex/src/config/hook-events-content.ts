@@ -1,9 +1,9 @@
+import { CODEX_EVENTS } from '../events.js'
 import {
   emptyHookEvents,
   HANDLER_EXPECTING,
   HANDLER_TYPES,
   type HandlerType,
-  HOOK_EVENT_KEYS,
   type RawHandlerConfig,
   type RawHookEvents,
   type RawMatcherGroup,
@@ -152,7 +152,7 @@ export function hookEventsFromContent(content: Content): RawHookEvents {
   visitFields(
     content.entries,
     Object.fromEntries(
-      HOOK_EVENT_KEYS.map((event) => [
+      CODEX_EVENTS.map((event) => [
         event,
         (value: Content) => {
           if (value.kind !== 'seq') throw invalidType(value, 'a sequence')

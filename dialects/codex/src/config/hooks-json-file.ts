@@ -1,10 +1,8 @@
+import { CODEX_EVENTS, type CodexEvent, isCodexEvent } from '../events.js'
 import {
   emptyHookEvents,
   HANDLER_EXPECTING,
   type HandlerType,
-  HOOK_EVENT_KEYS,
-  type HookEventKey,
-  isHookEventKey,
   type RawHandlerConfig,
   type RawHookEvents,
   type RawMatcherGroup,
@@ -60,9 +58,9 @@ function hookEvents(r: JsonReader): RawHookEvents {
     expecting: 'struct HookEventsToml',
     visitMap(map) {
       const events = emptyHookEvents()
-      const seen = new Set<HookEventKey>()
+      const seen = new Set<CodexEvent>()
       for (let key = map.nextKey(); key !== undefined; key = map.nextKey()) {
-        if (!isHookEventKey(key)) {
+        if (!isCodexEvent(key)) {
           map.skipValue()
           continue
         }
@@ -74,7 +72,7 @@ function hookEvents(r: JsonReader): RawHookEvents {
     },
     visitSeq(seq) {
       const events = emptyHookEvents()
-      for (const event of HOOK_EVENT_KEYS) {
+      for (const event of CODEX_EVENTS) {
         const value = seq.next(groups)
         if (value === undefined) break
         events[event] = value

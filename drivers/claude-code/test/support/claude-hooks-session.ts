@@ -14,6 +14,8 @@ type SdkMessage = { type: string; subtype?: string; [key: string]: unknown }
  * `.claude/settings.json` (`settingSources: ['project']`) against a fake Messages API, in a temp folder of its own.
  * The hooks record under `out` and reply from `responses` (the dialect's recorder); SDK messages are kept in order.
  */
+import { InputQueue } from './input-queue.js'
+
 export class ClaudeHooksSession {
   readonly messages: SdkMessage[] = []
   readonly server: FakeAnthropic
@@ -22,11 +24,9 @@ export class ClaudeHooksSession {
   readonly out: string
   readonly responses: string
   readonly #query: Query
-  readonly #queue: SDKUserMessage[] = []
+  readonly #input = new InputQueue<SDKUserMessage>()
   readonly #waiters = new Set<() => void>()
   readonly #pump: Promise<void>
-  #wake: (() => void) | undefined
-  #closed = false
 
   static async start(options: {
     server: FakeModelServerOptions
@@ -61,7 +61,7 @@ export class ClaudeHooksSession {
     const permissionMode = options.permissionMode ?? 'bypassPermissions'
     const bypass = permissionMode === 'bypassPermissions'
     this.#query = query({
-      prompt: this.#input(),
+      prompt: this.#input,
       options: {
         cwd: this.project,
         env: { ...isolatedClaudeEnv({ baseUrl: server.url, dir: this.dir }), HOOK_OUT: this.out, HOOK_RESP: this.responses },
@@ -78,13 +78,12 @@ export class ClaudeHooksSession {
   }
 
   send(text: string): void {
-    this.#queue.push({
+    this.#input.push({
       type: 'user',
       message: { role: 'user', content: text },
       parent_tool_use_id: null,
       uuid: randomUUID(),
     } as SDKUserMessage)
-    this.#wake?.()
   }
 
   interrupt(): Promise<unknown> {
@@ -116,8 +115,7 @@ export class ClaudeHooksSession {
 
   /** Ends the input, waits for the SDK stream and Claude Code to finish (SessionEnd has run), then cleans up. */
   async close(): Promise<void> {
-    this.#closed = true
-    this.#wake?.()
+    this.#input.end()
     const exited = await Promise.race([
       this.#pump.then(() => true),
       new Promise<false>((resolve) => setTimeout(() => resolve(false), 20_000)),
@@ -128,16 +126,6 @@ export class ClaudeHooksSession {
 
   remove(): void {
     rmSync(this.dir, { recursive: true, force: true })
-  }
-
-  async *#input(): AsyncGenerator<SDKUserMessage> {
-    while (true) {
-      while (this.#queue.length > 0) yield this.#queue.shift()!
-      if (this.#closed) return
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve
-      })
-    }
   }
 
   async #drain(): Promise<void> {

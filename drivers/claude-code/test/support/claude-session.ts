@@ -14,6 +14,8 @@ import { type FakeAnthropic, type FakeModelServerOptions, startFakeAnthropic } f
 import { claudeExecutable, isolatedClaudeEnv } from './claude-env.js'
 
 /** What a session saw, in the order it arrived: SDK messages, lifecycle frames, and the hook callbacks it was asked. */
+import { InputQueue } from './input-queue.js'
+
 export type Seen =
   | { kind: 'message'; message: { type: string; subtype?: string; [key: string]: unknown } }
   | { kind: 'frame'; uuid: string; state: string; idle?: boolean }
@@ -31,9 +33,7 @@ export class ClaudeSession {
   readonly server: FakeAnthropic
   readonly #dir: string
   readonly #query: Query
-  readonly #queue: SDKUserMessage[] = []
-  #wake: (() => void) | undefined
-  #closed = false
+  readonly #input = new InputQueue<SDKUserMessage>()
   readonly #waiters = new Set<() => void>()
   readonly #pump: Promise<void>
 
@@ -73,21 +73,20 @@ export class ClaudeSession {
       permissionMode: 'default',
       hooks,
     }
-    this.#query = query({ prompt: this.#input(), options: queryOptions })
+    this.#query = query({ prompt: this.#input, options: queryOptions })
     this.#pump = this.#drain()
   }
 
   /** Sends a user message (`priority` as given); returns its uuid. */
   send(text: string, priority?: 'next'): string {
     const uuid = randomUUID()
-    this.#queue.push({
+    this.#input.push({
       type: 'user',
       message: { role: 'user', content: text },
       parent_tool_use_id: null,
       uuid,
       ...(priority ? { priority } : {}),
     } as SDKUserMessage)
-    this.#wake?.()
     return uuid
   }
 
@@ -138,8 +137,7 @@ export class ClaudeSession {
   }
 
   async close(): Promise<void> {
-    this.#closed = true
-    this.#wake?.()
+    this.#input.end()
     const exited = await Promise.race([
       this.#pump.then(() => true),
       new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000)),
@@ -147,16 +145,6 @@ export class ClaudeSession {
     if (!exited) this.#query.close()
     await this.server.close()
     rmSync(this.#dir, { recursive: true, force: true })
-  }
-
-  async *#input(): AsyncGenerator<SDKUserMessage> {
-    while (true) {
-      while (this.#queue.length > 0) yield this.#queue.shift()!
-      if (this.#closed) return
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve
-      })
-    }
   }
 
   async #drain(): Promise<void> {
