@@ -90,9 +90,11 @@ export interface PerCallOptions {
   samples: number
   /**
    * A full GC before each `call` (default; a collection never lands inside a timed call), or once before each `round`
-   * (a full GC costs ~25 ms here: too much next to calls of a few ms; young-generation GCs then hit every variant alike).
+   * (a full GC costs ~25 ms here: too much next to calls of a few ms; young-generation GCs then hit every variant alike),
+   * or `never` (a full GC flushes compiled code and inline caches: the call after it runs cold, which for JS-heavy calls
+   * such as a PostgreSQL commit through `pg` made it 2–5× slower).
    */
-  gc?: 'call' | 'round'
+  gc?: 'call' | 'round' | 'never'
   /** An untimed pause after each call, ms (default none). */
   pauseMs?: number
 }
@@ -109,7 +111,7 @@ export async function perCall(variants: Record<string, Call>, options: PerCallOp
     if (options.gc === 'round') gc()
     for (let i = 0; i < names.length; i++) {
       const name = names[(i + round) % names.length]!
-      if (options.gc !== 'round') gc()
+      if ((options.gc ?? 'call') === 'call') gc()
       const cpuStart = process.cpuUsage()
       const start = now()
       await variants[name]!()

@@ -16,8 +16,12 @@ import { codexRealBench } from './codex-vs-real.bench.js'
 import { compactionBench } from './compaction.bench.js'
 import { dispatchBench } from './dispatch.bench.js'
 import { dispatchBreakdownBench } from './dispatch-breakdown.bench.js'
+import { fleetSteerBench } from './fleet-steer.bench.js'
+import { fleetWorkersBench } from './fleet-workers.bench.js'
 import { loopBench } from './loop.bench.js'
 import { fmt } from './measure.js'
+import { postgresAppendBench } from './postgres-append.bench.js'
+import { postgresTakeoverBench } from './postgres-takeover.bench.js'
 import { seedFromEnv } from './reliability/prng.js'
 import { reliabilityBench } from './reliability.bench.js'
 import { markdown, type Section } from './report.js'
@@ -28,7 +32,8 @@ import { startupBench } from './startup.bench.js'
 /**
  * `node bench/dist/run.js [name…]`: the default set when none is named; `dispatch-breakdown`, the `*-real` ones,
  * `claude-code-driver-steps` (about a minute of `claude -p` runs), `codex-driver-steps` (the same with `codex exec`) and
- * `reliability` (the test/reliability scenarios at full scale, a few minutes) are opt-in.
+ * `reliability` (the test/reliability scenarios at full scale, a few minutes) are opt-in, and so are the PostgreSQL ones
+ * (`postgres-append`, `postgres-takeover`, `fleet-steer`, `fleet-workers`: each starts a PostgreSQL server of its own).
  */
 const BENCHES: Record<string, () => Promise<Section>> = {
   dispatch: () => dispatchBench({ ops: 200_000, warmup: 2, samples: 7 }),
@@ -57,6 +62,10 @@ const BENCHES: Record<string, () => Promise<Section>> = {
   sandbox: () => sandboxBench({ samples: 60, warmup: 5 }),
   compaction: () => compactionBench({ steps: 2000, outputChars: 2000, contextWindow: 50_000 }),
   'app-server': () => appServerBench({ steps: 2000, runs: 5, threadSteps: 500, threads: 8, concurrencyRuns: 4, warmupSteps: 300 }),
+  'postgres-append': () => postgresAppendBench({ calls: 500, warmup: 50, batchEvents: 5000, samples: 5 }),
+  'postgres-takeover': () => postgresTakeoverBench({ leaseMs: 2000, runs: 6, retryMs: 20 }),
+  'fleet-steer': () => fleetSteerBench({ steers: 200, warmup: 20, pollMs: 1000 }),
+  'fleet-workers': () => fleetWorkersBench({ threads: 8, turns: 20, delayMs: 25, runs: 3 }),
   reliability: () =>
     reliabilityBench({
       hangingHooks: 1000,
@@ -110,6 +119,10 @@ const ORDER = [
   'claude-code-driver-steps',
   'codex-steer',
   'codex-driver-steps',
+  'postgres-append',
+  'postgres-takeover',
+  'fleet-steer',
+  'fleet-workers',
   'reliability',
 ]
 

@@ -22,17 +22,19 @@ const message = (text: string): Message => ({ role: 'assistant', content: [{ typ
 const PAYLOADS = { small: message('ok'), '1 KB': message('x'.repeat(1000)) }
 
 /** Appends `events` message events to a fresh log; returns [ns, bytes written]. */
-function appendRun(store: JsonlSessionStore, id: string, { payload, sync, events }: Case): [number, number] {
-  const log = store.create(id)
+async function appendRun(store: JsonlSessionStore, id: string, { payload, sync, events }: Case): Promise<[number, number]> {
+  const lock = await store.lock(id)
+  const log = await store.create(id, lock)
   const body = { type: 'message' as const, turnId: 'turn-1', message: PAYLOADS[payload] }
   gc()
   const start = now()
   for (let i = 0; i < events; i++) {
     log.append(body)
-    if (sync) log.sync()
+    if (sync) await log.sync()
   }
   const elapsed = since(start)
-  log.close()
+  await log.close()
+  await lock.release()
   return [elapsed, statSync(log.path).size]
 }
 
@@ -48,13 +50,13 @@ export async function sessionLogBench(options: { events: number; syncedEvents: n
   const rows: LogRow[] = []
   try {
     let run = 0
-    appendRun(store, `warmup-${run++}`, { payload: 'small', sync: false, events: options.events }) // warmup
+    await appendRun(store, `warmup-${run++}`, { payload: 'small', sync: false, events: options.events }) // warmup
     for (const item of cases) {
       const rates: number[] = []
       const throughput: number[] = []
       let lineBytes = 0
       for (let sample = 0; sample < options.samples; sample++) {
-        const [ns, bytes] = appendRun(store, `log-${run++}`, item)
+        const [ns, bytes] = await appendRun(store, `log-${run++}`, item)
         rates.push(item.events / (ns / 1e9))
         throughput.push(bytes / 2 ** 20 / (ns / 1e9))
         lineBytes = bytes / item.events
@@ -79,7 +81,7 @@ export async function sessionLogBench(options: { events: number; syncedEvents: n
     ]),
     notes: [
       `Median of ${options.samples} samples per case, each on a fresh log in the OS temp dir (${tmpdir()}); ` +
-        'an append is `JSON.stringify` + one `writeSync`; "fsync each append" adds `log.sync()` (fsync) after every append.',
+        'an append is `JSON.stringify` + one `writeSync`; "fsync each append" adds `await log.sync()` (fsync) after every append.',
     ],
     data: { options, dir: tmpdir(), rows },
   }

@@ -55,6 +55,8 @@ try {
       '@harness-kernel/driver-codex',
       'tsx',
       'esbuild',
+      // pg's optional native binding (libpq), never used: the store runs on pg's JavaScript client.
+      'pg-native',
     ],
   })
   if (workspace) {

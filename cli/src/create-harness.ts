@@ -23,6 +23,7 @@ import {
 import { defaultMcpPlugin } from './mcp-setup.js'
 import { createModelPlugin, modelOptionsHelp } from './model-spec.js'
 import { MODEL_USAGE } from './model-usage.js'
+import { sessionStorePlugin } from './session-store-option.js'
 
 export interface CreateHarnessOptions {
   /** The harness's working directory; relative paths below resolve against it. Default `process.cwd()`. */
@@ -42,6 +43,11 @@ export interface CreateHarnessOptions {
   driver?: DriverOption
   /** Overrides the config's `sessionsDir`. Default `<cwd>/.harness/sessions`. */
   sessionsDir?: string
+  /**
+   * Where sessions are kept instead of JSONL files in `sessionsDir`: a PostgreSQL URL (`postgres://…`, see
+   * `@harness-kernel/store-postgres`). Default `HARNESS_STORE` from `env`, else the JSONL files.
+   */
+  store?: string
   /**
    * Where `HARNESS_MODEL` is read, and the environment a driven program (Claude Code, Codex) gets; the codex driver's
    * endpoint (`OPENAI_BASE_URL`) and key (`OPENAI_API_KEY`) are read here too. Default `process.env`.
@@ -80,6 +86,8 @@ export interface Harness {
   readonly kernel: Kernel
   readonly cwd: string
   readonly sessionsDir: string
+  /** Where the sessions are, for messages: the session store's address (`--store`), else `sessionsDir`. */
+  readonly sessionsAt: string
   /** The config file used, if any. */
   readonly configPath: string | undefined
   /** The settings file used, if there was one. */
@@ -190,6 +198,11 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
   const guardrailsPlugin = options.guardrails
   if (guardrailsPlugin) plugins = [...plugins.filter((plugin) => plugin?.name !== guardrailsPlugin.name), guardrailsPlugin]
 
+  const storeSpec = options.store ?? (env.HARNESS_STORE?.trim() || undefined)
+  const store =
+    storeSpec === undefined ? undefined : await sessionStorePlugin(storeSpec, options.store === undefined ? 'HARNESS_STORE' : '--store')
+  if (store !== undefined) plugins = [...plugins.filter((plugin) => plugin?.name !== store.plugin.name), store.plugin]
+
   const { plugins: _plugins, model: _model, driver: _driver, ...kernelOptions } = config
   const sessionsDir = options.sessionsDir ?? config.sessionsDir
   let kernel: Kernel
@@ -209,7 +222,8 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
     throw error
   }
   const driver = driverChoice === undefined ? providedDriverId(kernel) : driverId
-  return { kernel, cwd, sessionsDir: kernel.sessionsDir, configPath, settingsPath: settings?.path, config, model, driver }
+  const sessionsAt = store?.address ?? kernel.sessionsDir
+  return { kernel, cwd, sessionsDir: kernel.sessionsDir, sessionsAt, configPath, settingsPath: settings?.path, config, model, driver }
 }
 
 /** The keys of a config that are set (a key given as `undefined` leaves the settings file's value in place). */

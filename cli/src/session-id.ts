@@ -8,11 +8,11 @@ import { indent } from './text.js'
  * The session a user named: an exact id, else the one session whose id starts with `given`. No match, or more than
  * one, is a usage error (exit 2) that names the sessions folder, or lists the matches.
  */
-export function resolveSessionId(store: SessionStore, given: string, sessionsDir: string): string {
+export async function resolveSessionId(store: SessionStore, given: string, sessionsDir: string): Promise<string> {
   const prefix = given.trim()
   // A whole id whose log is there needs no listing (which reads every log of the folder).
   if (prefix !== '' && existsSync(store.pathFor(prefix))) return prefix
-  const sessions = store.list()
+  const sessions = await store.list()
   if (prefix !== '' && sessions.some((session) => session.id === prefix)) return prefix
   const matches = prefix === '' ? [] : sessions.filter((session) => session.id.startsWith(prefix))
   if (matches.length === 1) return matches[0]!.id

@@ -17,12 +17,12 @@ import { ExecProcessRunner } from './process/exec-process-runner.js'
 import { LauncherProcessRunner } from './process/launcher/launcher-process-runner.js'
 import type { ProcessGroupRecord } from './process/process-ledger.js'
 import { describeReap, reapProcessGroups } from './process/reap-process-groups.js'
-import { recordingProcessRunner } from './process/recording-process-runner.js'
+import { SessionProcessGroups } from './process/session-process-groups.js'
 import { bwrapSandbox } from './sandbox/bwrap-sandbox.js'
 import type { ServiceKey, Services } from './services.js'
 import { KernelSession } from './session.js'
 import { JsonlSessionStore } from './session-log/jsonl-session-store.js'
-import type { SessionLock, SessionLog } from './session-store.js'
+import { SESSION_STORE_SPEC, type SessionLock, type SessionLog, type SessionStore } from './session-store.js'
 import type { ParentLink, Session } from './session-types.js'
 import { InProcessSteeringSource } from './steering/in-process-source.js'
 import type { ToolDefinition } from './tool.js'
@@ -80,23 +80,34 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
   } as never)
 
   const sessions = new Set<KernelSession>()
-  /** Locks of the sessions this kernel opened and has not ended. */
+  /** Locks of the sessions this kernel opened and has not ended (nor lost to another process). */
   const locks = new Set<SessionLock>()
   const lockOf = new WeakMap<KernelSession, SessionLock>()
-  const releaseLock = (lock: SessionLock) => {
+  /** Sessions being opened, and lost sessions being shut down: `dispose` waits for them, so none is left behind it. */
+  const opening = new Set<Promise<unknown>>()
+  const losing = new Set<Promise<void>>()
+  const releaseLock = async (lock: SessionLock) => {
     locks.delete(lock)
-    lock.release()
+    await lock.release()
   }
   /** Takes a session's lock before anything reads or writes its log; `open` runs under it, which releases it on failure. */
-  const underLock = <T>(sessionId: string, open: (lock: SessionLock) => T): T => {
-    const lock = container.resolve('sessionStore').lock(sessionId)
-    locks.add(lock)
-    try {
-      return open(lock)
-    } catch (error) {
-      releaseLock(lock)
-      throw error
-    }
+  const underLock = <T>(store: SessionStore, sessionId: string, open: (lock: SessionLock) => Promise<T>): Promise<T> => {
+    const opened = (async () => {
+      const lock = await store.lock(sessionId)
+      locks.add(lock)
+      try {
+        return await open(lock)
+      } catch (error) {
+        await releaseLock(lock).catch((releaseError: unknown) =>
+          resolveLogger().error(`could not release the lock of session ${sessionId}: ${errorMessage(releaseError)}`),
+        )
+        throw error
+      }
+    })()
+    opening.add(opened)
+    const forget = () => opening.delete(opened)
+    opened.then(forget, forget)
+    return opened
   }
   const disposers: { plugin: string; dispose: Disposer }[] = []
   let disposed = false
@@ -165,8 +176,30 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     return driver
   }
 
+  /** The one gate for session stores: a store of this kernel's contract (`session-store-v2`). */
+  const checkedStore = (): SessionStore => {
+    const store = container.resolve('sessionStore')
+    if (store?.specificationVersion !== SESSION_STORE_SPEC) {
+      throw new KernelError(
+        `session store implements specification ${JSON.stringify(store?.specificationVersion)}; this kernel supports "${SESSION_STORE_SPEC}" (a store written for the synchronous contract must make lock, create, load, reopen, list, summary, setName, setArchived and fork return promises)`,
+      )
+    }
+    return store
+  }
+
+  /** A new log's session, or the log closed again when the session cannot be made (the kernel was disposed meanwhile). */
+  const sessionOn = async (log: SessionLog, make: () => KernelSession): Promise<KernelSession> => {
+    try {
+      assertLive()
+      return make()
+    } catch (error) {
+      await log.close().catch(() => {})
+      throw error
+    }
+  }
+
   const newSession = (id: string, cwd: string, log: SessionLog, lock: SessionLock, driver: Driver, parent?: ParentLink): KernelSession => {
-    const ledger = container.resolve('sessionStore').processLedger(id)
+    const processGroups = new SessionProcessGroups(container.resolve('sessionStore').processLedger(id))
     const scope: AwilixContainer<Services> = container.createScope()
     let model: Services['model'] | undefined
     const session: KernelSession = new KernelSession({
@@ -184,22 +217,49 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       driverStateDir: join(resolved.sessionsDir, 'drivers', driver.id, id),
       tools,
       approvals: scope.resolve('approvals'),
-      processRunner: recordingProcessRunner(scope.resolve('processRunner'), ledger),
+      processRunner: processGroups.runner(scope.resolve('processRunner')),
+      killProcessGroups: () => processGroups.killRunning(),
       guardrails: () => scope.resolve('guardrails'),
       logger: scope.resolve('logger'),
       reportTapError,
       ...(parent === undefined ? {} : { parent }),
       onEnd: async (ended) => {
         sessions.delete(ended)
-        releaseLock(lock)
+        // A lost session's lock is another process's now: never released from here.
+        if (ended.lost === undefined) await releaseLock(lock)
         await scope.dispose()
       },
     })
     lockOf.set(session, lock)
+    log.onLost((error) => {
+      locks.delete(lock)
+      const shutdown = session
+        .lose(error)
+        .catch((failure: unknown) =>
+          resolveLogger().error(`session ${id}: ending it after its log was lost failed: ${errorMessage(failure)}`),
+        )
+      losing.add(shutdown)
+      void shutdown.then(() => losing.delete(shutdown))
+    })
     scope.register({ session: asValue(session) } as never)
     session.attachSteering(scope.resolve('steering'))
     sessions.add(session)
     return session
+  }
+
+  /**
+   * A session that failed after its lock was taken (its crash repair, a SessionStart tap, the store) is ended before
+   * the error goes on: a lock left held would keep every process, this one included, from the session for good.
+   */
+  const endFailedOpen = async (session: KernelSession, error: unknown): Promise<never> => {
+    try {
+      await session.end('failed to open')
+    } catch (endError) {
+      resolveLogger().error(`session ${session.id} did not end cleanly after failing to open: ${errorMessage(endError)}`)
+      const lock = lockOf.get(session)
+      if (lock) await releaseLock(lock).catch(() => {})
+    }
+    throw error
   }
 
   const noticeTakeover = (session: KernelSession) => {
@@ -208,7 +268,10 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     if (lock === undefined || holder === undefined) return
     session.notice(
       'warning',
-      `took over the stale lock of session ${session.id} (${lock.path}): pid ${holder.pid} on ${holder.host}, which took it at ${holder.since}, is no longer running`,
+      lock.epoch === undefined
+        ? `took over the stale lock of session ${session.id} (${lock.path}): pid ${holder.pid} on ${holder.host}, which took it at ${holder.since}, is no longer running`
+        : // A lease runs out when its holder stops renewing it: it may have died, or only stalled (it is fenced off either way).
+          `took over session ${session.id} (${lock.path}) at epoch ${lock.epoch}: the lease of pid ${holder.pid} on ${holder.host}, which took it at ${holder.since}, ran out`,
       'kernel',
     )
   }
@@ -217,7 +280,7 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
   const reapLeftovers = async (session: KernelSession, unfinished: ProcessGroupRecord[]) => {
     if (unfinished.length === 0) return
     const lines = describeReap(await reapProcessGroups(unfinished))
-    container.resolve('sessionStore').processLedger(session.id).clear()
+    await container.resolve('sessionStore').processLedger(session.id).clear()
     if (lines.length > 0)
       session.notice('warning', `a previous kernel of session ${session.id} left processes running: ${lines.join('; ')}`, 'kernel')
   }
@@ -231,18 +294,13 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     }
     if (typeof agent?.type !== 'string' || agent.type === '') throw new KernelError('startSubagent: agent.type must be a non-empty string')
     const driver = checkedDriver()
+    const store = checkedStore()
     const id = uuidv7()
     const link: ParentLink = { session: owner, agent: { id: agent.id ?? id, type: agent.type }, turnId, callId }
     const childCwd = resolve(owner.cwd, cwd ?? '.')
-    const store = container.resolve('sessionStore')
-    const child = underLock(id, (lock) => {
-      const log = store.create(id)
-      try {
-        return newSession(id, childCwd, log, lock, driver, link)
-      } catch (error) {
-        log.close()
-        throw error
-      }
+    const child = await underLock(store, id, async (lock) => {
+      const log = await store.create(id, lock)
+      return sessionOn(log, () => newSession(id, childCwd, log, lock, driver, link))
     })
     const where = { ...(turnId === undefined ? {} : { turnId }), ...(callId === undefined ? {} : { callId }) }
     child.append({
@@ -252,6 +310,11 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       createdAt: new Date(container.resolve('clock').now()).toISOString(),
       parent: { sessionId: owner.id, agentId: link.agent.id, agentType: link.agent.type, ...where },
     })
+    if (owner.closing || owner.lost !== undefined) {
+      // The parent began to end (or lost its log) while the subagent's log was opened: it starts none.
+      await child.end('parent ended')
+      throw new KernelError(`startSubagent: session ${owner.id} ended while its subagent was starting`)
+    }
     owner.append({
       type: 'subagent/start',
       ...where,
@@ -290,64 +353,67 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       await ready
       assertLive()
       const driver = checkedDriver()
+      const store = checkedStore()
       const id = sessionOptions.id ?? randomUUID()
       const cwd = resolve(resolved.cwd, sessionOptions.cwd ?? '.')
-      const store = container.resolve('sessionStore')
-      const session = underLock(id, (lock) => {
-        const log = store.create(id)
-        try {
-          return newSession(id, cwd, log, lock, driver)
-        } catch (error) {
-          log.close()
-          throw error
-        }
+      const session = await underLock(store, id, async (lock) => {
+        const log = await store.create(id, lock)
+        return sessionOn(log, () => newSession(id, cwd, log, lock, driver))
       })
-      session.append({ type: 'session/start', sessionId: id, cwd, createdAt: new Date(container.resolve('clock').now()).toISOString() })
-      noticeTakeover(session)
-      noticeGaps(session)
-      await fireSessionStart(session, 'startup')
+      try {
+        session.append({ type: 'session/start', sessionId: id, cwd, createdAt: new Date(container.resolve('clock').now()).toISOString() })
+        noticeTakeover(session)
+        noticeGaps(session)
+        await fireSessionStart(session, 'startup')
+      } catch (error) {
+        return endFailedOpen(session, error)
+      }
       return session
     },
     async resumeSession(sessionId: string, resumeOptions: { cwd?: string } = {}) {
       await ready
       assertLive()
       const driver = checkedDriver()
-      const store = container.resolve('sessionStore')
+      const store = checkedStore()
       // Locked first: a session open elsewhere is refused before its log is read, written or repaired.
-      const { session, loaded, unfinished } = underLock(sessionId, (lock) => {
-        const unfinished = store.processLedger(sessionId).unfinished()
-        const loaded = store.load(sessionId)
+      const { session, loaded, unfinished } = await underLock(store, sessionId, async (lock) => {
+        const unfinished = await store.processLedger(sessionId).unfinished()
+        const loaded = await store.load(sessionId)
         const start = loaded.events.find((event) => event.type === 'session/start')
         const cwd = resolve(resolved.cwd, resumeOptions.cwd ?? (start?.type === 'session/start' ? start.cwd : '.'))
         const lastSeq = loaded.events.at(-1)?.seq ?? 0
-        const log = store.reopen(sessionId, lastSeq)
-        try {
-          return { session: newSession(sessionId, cwd, log, lock, driver), loaded, unfinished }
-        } catch (error) {
-          log.close()
-          throw error
-        }
+        const log = await store.reopen(sessionId, lastSeq, lock)
+        return { session: await sessionOn(log, () => newSession(sessionId, cwd, log, lock, driver)), loaded, unfinished }
       })
-      session.replay(loaded.events)
-      noticeTakeover(session)
-      if (loaded.droppedTail !== undefined) {
-        session.notice('warning', `dropped a torn last line of ${store.pathFor(sessionId)} (${loaded.droppedTail.length} chars)`, 'kernel')
+      try {
+        session.replay(loaded.events)
+        noticeTakeover(session)
+        if (loaded.droppedTail !== undefined) {
+          session.notice(
+            'warning',
+            `dropped a torn last line of ${store.pathFor(sessionId)} (${loaded.droppedTail.length} chars)`,
+            'kernel',
+          )
+        }
+        await reapLeftovers(session, unfinished)
+        session.repairAfterCrash()
+        session.append({ type: 'session/resume', sessionId })
+        noticeGaps(session)
+        await fireSessionStart(session, 'resume')
+      } catch (error) {
+        return endFailedOpen(session, error)
       }
-      await reapLeftovers(session, unfinished)
-      session.repairAfterCrash()
-      session.append({ type: 'session/resume', sessionId })
-      noticeGaps(session)
-      await fireSessionStart(session, 'resume')
       return session
     },
     async dispose() {
       if (disposed) return
       disposed = true
       await ready.catch(() => {})
+      await Promise.allSettled([...opening, ...losing])
       try {
         for (const session of [...sessions]) await session.end('dispose')
       } finally {
-        for (const lock of [...locks]) releaseLock(lock)
+        await Promise.allSettled([...locks].map((lock) => releaseLock(lock)))
       }
       for (const { plugin, dispose } of disposers.reverse()) {
         try {

@@ -33,8 +33,10 @@ export interface SessionRuntime {
   readonly steeringSources: readonly SteeringSource[]
   append(body: SessionEventBody): SessionEvent
   recordMessage(turnId: string | undefined, message: Message): void
-  /** Forces the log to disk (per the `fsync` option's `steering` policy). */
-  syncForSteering(): void
+  /** Settles once the log is on stable storage (per the `fsync` option's `steering` policy); rejects when it cannot be. */
+  syncForSteering(): Promise<void>
+  /** Set once the store can no longer write the session's log (`SessionLog.onLost`): nothing is appended after it. */
+  readonly lost: Error | undefined
   notice(level: 'info' | 'warning' | 'error', text: string, source: string): void
   reportTapError(error: HookTapError): void
 }

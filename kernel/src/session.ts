@@ -47,6 +47,8 @@ export interface SessionParts {
   /** The `compactor` service, resolved on first use; undefined when none is provided. */
   compactor(): Compactor | undefined
   reportTapError(error: HookTapError): void
+  /** Kills the process groups the session's runs have going (its log was lost); says what became of each. */
+  killProcessGroups(): Promise<string[]>
   /** Set for a subagent's session. */
   parent?: ParentLink
   onEnd(session: KernelSession): Promise<void>
@@ -76,7 +78,9 @@ export class KernelSession implements Session, SessionRuntime {
   #scheduled = 0
   #active: AbortController | undefined
   #ended = false
+  #endCalled = false
   #closing = false
+  #lost: Error | undefined
   #autoTurns = true
   #idleWaiters: (() => void)[] = []
   #driverSession: Promise<DriverSession> | undefined
@@ -207,14 +211,16 @@ export class KernelSession implements Session, SessionRuntime {
     while (this.#scheduled > 0) await new Promise<void>((resolve) => this.#idleWaiters.push(resolve))
   }
 
+  /** Ends the session once idle. A second call while the first is under way returns at once. */
   async end(reason = 'other'): Promise<void> {
-    if (this.#ended || this.#closing) return
+    if (this.#endCalled) return
+    this.#endCalled = true
     await this.idle()
     // Closing: no new input from here on, but session-end taps may still record (a dialect's hook runs).
     this.#closing = true
     await this.#endChildren(reason)
     const cancelled = this.queue.cancelAll(`session ended (${reason})`)
-    if (cancelled.length > 0) {
+    if (cancelled.length > 0 && this.#lost === undefined) {
       this.append({ type: 'steering/dropped', transport: this.queue.transport, itemIds: cancelled, reason: `session ended (${reason})` })
     }
     try {
@@ -223,11 +229,36 @@ export class KernelSession implements Session, SessionRuntime {
       this.reportTapError(error as HookTapError)
     }
     await this.#closeDriver()
-    this.append({ type: 'session/end', reason })
+    if (this.#lost === undefined) this.append({ type: 'session/end', reason })
     this.#ended = true
-    this.#log.close()
-    await this.#parts.onEnd(this)
-    this.#markEnded()
+    try {
+      await this.#log.close()
+    } catch (error) {
+      if (this.#lost === undefined) this.logger.error(`session ${this.id}: closing its log failed: ${errorMessage(error)}`)
+    } finally {
+      await this.#parts.onEnd(this)
+      this.#markEnded()
+    }
+  }
+
+  /** Set once the store can no longer write the session's log (`SessionLog.onLost`): nothing is appended after it. */
+  get lost(): Error | undefined {
+    return this.#lost
+  }
+
+  /**
+   * The store lost the session's log (another process took it over, or its storage failed for good): interrupts the
+   * running turn (and its subagents'), kills the process groups the session's runs have going, tells the notice hook
+   * (nothing is logged any more) and ends the session.
+   */
+  async lose(error: Error): Promise<void> {
+    if (this.#lost !== undefined || this.#ended) return
+    this.#lost = error
+    const reason = `${errorMessage(error)}; this process stopped writing session ${this.id}`
+    this.interrupt(reason, { by: 'system' })
+    const killed = await this.#parts.killProcessGroups()
+    this.notice('error', [reason, ...killed].join('; '), 'kernel')
+    await this.end('lost')
   }
 
   get ended(): boolean {
@@ -251,8 +282,9 @@ export class KernelSession implements Session, SessionRuntime {
   }
 
   append(body: SessionEventBody): SessionEvent {
+    if (this.#lost !== undefined) throw new KernelError(`session ${this.id} can no longer write its log: ${this.#lost.message}`)
     const event = this.#log.append(body)
-    if (this.options.fsync === 'always') this.#log.sync()
+    if (this.options.fsync === 'always') this.#syncNow()
     this.transcript.apply(event)
     this.hooks.sessionEvent.call({ session: this, event })
     return event
@@ -271,12 +303,20 @@ export class KernelSession implements Session, SessionRuntime {
     this.append(turnId === undefined ? { type: 'message', message } : { type: 'message', turnId, message })
   }
 
-  syncForSteering(): void {
-    if (this.options.fsync !== 'never') this.#log.sync()
+  async syncForSteering(): Promise<void> {
+    if (this.options.fsync !== 'never') await this.#log.sync()
   }
 
+  /** `fsync: 'always'`: each append's sync is started in order and not waited for; a log lost on it says so (`onLost`). */
+  #syncNow(): void {
+    this.#log.sync().catch((error: unknown) => {
+      if (this.#lost === undefined) this.logger.error(`session ${this.id}: syncing its log failed: ${errorMessage(error)}`)
+    })
+  }
+
+  /** Logged and told to the notice hook; once the log is lost, only told. */
   notice(level: NoticeLevel, text: string, source: string): void {
-    this.append({ type: 'notice', level, text, source })
+    if (this.#lost === undefined) this.append({ type: 'notice', level, text, source })
     this.hooks.notice.call({ session: this, level, text, source })
   }
 
@@ -359,6 +399,7 @@ export class KernelSession implements Session, SessionRuntime {
   }
 
   #assertOpen(what: string): void {
+    if (this.#lost !== undefined) throw new KernelError(`session ${this.id} was lost (${this.#lost.message}); cannot ${what}`)
     if (this.#ended || this.#closing) throw new KernelError(`session ${this.id} has ended; cannot ${what}`)
   }
 }

@@ -7,6 +7,7 @@ import { textOf } from './messages.js'
 import type { TurnStatus } from './session-events.js'
 import type { TurnInfo, TurnResult } from './session-types.js'
 import { type HeldClaim, rejectUnsettled } from './steering/boundary-claims.js'
+import { claimsSettled } from './steering/settle-claims.js'
 
 interface FrameEnd {
   status: TurnStatus
@@ -41,6 +42,8 @@ export async function runTurn({ turn, input, host, held, driverId, driverSession
       await rt.hooks.subagentStart.promise({ session: rt.session, turn, step: 0, signal, agent: parent.agent })
     }
     const driven: TurnEnd = await (await driverSession()).runTurn({ turn, input }, host)
+    // Steering is accepted once its record is durable: a log that could not get there fails the turn.
+    await claimsSettled(held)
     if (driven.status === 'failed') {
       error = driven.error.message
       end = { status: 'failed' }
@@ -58,20 +61,30 @@ export async function runTurn({ turn, input, host, held, driverId, driverSession
     abandonOpenEntries(host)
     rejectUnsettled(held)
   }
+  // What a failed turn left settling is accepted or given back before the turn ends.
+  await claimsSettled(held).catch(() => {})
   if (end.status === 'interrupted') {
     const origin = signal.reason instanceof TurnInterruptedError ? signal.reason.origin : undefined
     await rt.hooks.interrupt
       .promise({ session: rt.session, turn, reason: end.reason ?? 'interrupted', ...(origin === undefined ? {} : { origin }) })
       .catch((tapError: unknown) => rt.reportTapError(tapError as HookTapError))
   }
-  rt.append({
-    type: 'turn/end',
-    turnId: turn.id,
-    status: end.status,
-    ...(error === undefined ? {} : { error }),
-    ...(end.reason === undefined ? {} : { reason: end.reason }),
-  })
-  if (rt.options.fsync !== 'never') rt.syncForSteering()
+  // A session whose log was lost writes nothing more: the next opener closes the open turn, as after a crash.
+  if (rt.lost === undefined) {
+    rt.append({
+      type: 'turn/end',
+      turnId: turn.id,
+      status: end.status,
+      ...(error === undefined ? {} : { error }),
+      ...(end.reason === undefined ? {} : { reason: end.reason }),
+    })
+    await rt.syncForSteering().catch((syncError: unknown) => {
+      // Lost meanwhile: reported as such (`onLost`), and the result below says the turn was not kept.
+      if (rt.lost === undefined) throw syncError
+    })
+  }
+  // What this process ran is not the session's record once another process owns the log: never reported completed.
+  if (rt.lost !== undefined && end.status !== 'interrupted') end = { status: 'interrupted', reason: errorMessage(rt.lost) }
   const messages = rt.transcript.messages.slice(firstMessage)
   const lastAssistant = messages.findLast((message) => message.role === 'assistant')
   return {

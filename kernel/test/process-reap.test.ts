@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createKernel, describeReap, ProcessLedger, reapProcessGroups, type SessionEvent } from '../src/index.js'
+import { createKernel, describeReap, FileProcessLedger, reapProcessGroups, type SessionEvent } from '../src/index.js'
 import { modelPlugin, tempDir } from './helpers.js'
 import { processesNamed } from './support/marked-processes.js'
 import { waitUntil } from './support/waits.js'
@@ -125,7 +125,7 @@ describe.skipIf(process.platform !== 'linux')('process groups a crashed kernel l
     const marker = `hk-reap-${process.pid}-a`
     const { child, pgid } = await kernelChild(dir, cwd, 'crashed', marker)
     const ledgerPath = join(cwd, '.harness', 'sessions', 'crashed.processes')
-    expect(new ProcessLedger(ledgerPath).unfinished().map((group) => group.pgid)).toEqual([pgid])
+    expect((await new FileProcessLedger(ledgerPath).unfinished()).map((group) => group.pgid)).toEqual([pgid])
 
     await kill(child)
     // Nothing else kills them: the group outlives its kernel.

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createKernel, JsonlSessionStore, type SessionEvent } from '../src/index.js'
+import { createKernel, JsonlSessionStore, type SessionEvent, type SessionLog } from '../src/index.js'
 import { modelPlugin, tempDir } from './helpers.js'
 
 function lines(path: string): SessionEvent[] {
@@ -12,44 +12,58 @@ function lines(path: string): SessionEvent[] {
     .map((line) => JSON.parse(line) as SessionEvent)
 }
 
+/** A new log of `store` for session `id`, under its lock (released after `write`). */
+async function withLog(store: JsonlSessionStore, id: string, write: (log: SessionLog) => void): Promise<SessionLog> {
+  const lock = await store.lock(id)
+  try {
+    const log = await store.create(id, lock)
+    write(log)
+    await log.close()
+    return log
+  } finally {
+    await lock.release()
+  }
+}
+
+// What every store does is the shared contract suite's (jsonl-session-store-contract.test.ts); these are the file's own.
 describe('JsonlSessionStore', () => {
-  it('appends one JSON event per line with a version, a sequence number and a timestamp', () => {
+  it('appends one JSON event per line with a version, a sequence number and a timestamp', async () => {
     const store = new JsonlSessionStore(tempDir(), { now: () => Date.UTC(2026, 0, 2) })
-    const log = store.create('s1')
-    log.append({ type: 'turn/start', turnId: 't1' })
-    log.append({ type: 'notice', level: 'info', text: 'hi', source: 'test' })
-    log.close()
+    const log = await withLog(store, 's1', (log) => {
+      log.append({ type: 'turn/start', turnId: 't1' })
+      log.append({ type: 'notice', level: 'info', text: 'hi', source: 'test' })
+    })
     expect(readFileSync(log.path, 'utf8')).toBe(
       '{"v":1,"seq":1,"at":"2026-01-02T00:00:00.000Z","type":"turn/start","turnId":"t1"}\n' +
         '{"v":1,"seq":2,"at":"2026-01-02T00:00:00.000Z","type":"notice","level":"info","text":"hi","source":"test"}\n',
     )
-    expect(store.load('s1')).toEqual({ events: lines(log.path), droppedTail: undefined })
+    expect(await store.load('s1')).toEqual({ events: lines(log.path), droppedTail: undefined })
   })
 
-  it('drops a torn last line on load and cuts it before the next append', () => {
+  it('drops a torn last line on load and cuts it before the next append', async () => {
     const store = new JsonlSessionStore(tempDir())
-    const log = store.create('s1')
-    log.append({ type: 'turn/start', turnId: 't1' })
-    log.close()
+    const log = await withLog(store, 's1', (log) => log.append({ type: 'turn/start', turnId: 't1' }))
     appendFileSync(log.path, '{"v":1,"seq":2,"type":"mess')
-    const loaded = store.load('s1')
+    const loaded = await store.load('s1')
     expect(loaded.events.map((event) => event.seq)).toEqual([1])
     expect(loaded.droppedTail).toBe('{"v":1,"seq":2,"type":"mess')
-    const reopened = store.reopen('s1', 1)
+    const lock = await store.lock('s1')
+    const reopened = await store.reopen('s1', 1, lock)
     reopened.append({ type: 'turn/end', turnId: 't1', status: 'completed' })
-    reopened.close()
+    await reopened.close()
+    await lock.release()
     expect(lines(log.path).map((event) => [event.seq, event.type])).toEqual([
       [1, 'turn/start'],
       [2, 'turn/end'],
     ])
   })
 
-  it('a corrupt line in the middle is an error naming the file and line', () => {
+  it('a corrupt line in the middle is an error naming the file and line; a missing log names its path', async () => {
     const dir = tempDir()
     const store = new JsonlSessionStore(dir)
     writeFileSync(join(dir, 'bad.jsonl'), '{"v":1,"seq":1,"type":"turn/start","turnId":"t"}\nnot json\n{"v":1,"seq":3,"type":"turn/end"}\n')
-    expect(() => store.load('bad')).toThrow(`session log ${join(dir, 'bad.jsonl')} is corrupt at line 2`)
-    expect(() => store.load('missing')).toThrow(/no session missing/)
+    await expect(store.load('bad')).rejects.toThrow(`session log ${join(dir, 'bad.jsonl')} is corrupt at line 2`)
+    await expect(store.load('missing')).rejects.toThrow(`no session missing: ${join(dir, 'missing.jsonl')} does not exist`)
   })
 
   it('lists sessions with their first prompt and turn count', async () => {
@@ -58,7 +72,7 @@ describe('JsonlSessionStore', () => {
     const session = await kernel.startSession({ id: 'listed' })
     await session.run('first prompt')
     await session.end()
-    const [summary] = new JsonlSessionStore(join(cwd, '.harness/sessions')).list()
+    const [summary] = await new JsonlSessionStore(join(cwd, '.harness/sessions')).list()
     expect(summary).toMatchObject({ id: 'listed', cwd, turns: 1, ended: true, firstPrompt: 'first prompt' })
     expect(summary).toMatchObject({ name: undefined, archived: false, forkedFrom: undefined })
     await kernel.dispose()
@@ -66,58 +80,34 @@ describe('JsonlSessionStore', () => {
 })
 
 describe('names, archives and forks', () => {
-  it('keeps a name and the archived flag beside the log, not in it', () => {
+  it('keeps a name and the archived flag in <id>.meta.json beside the log, removed once empty', async () => {
     const dir = tempDir()
     const store = new JsonlSessionStore(dir)
-    const log = store.create('s1')
-    log.append({ type: 'session/start', sessionId: 's1', cwd: '/p', createdAt: '2026-01-02T00:00:00.000Z' })
-    log.close()
+    const log = await withLog(store, 's1', (log) =>
+      log.append({ type: 'session/start', sessionId: 's1', cwd: '/p', createdAt: '2026-01-02T00:00:00.000Z' }),
+    )
     const before = readFileSync(log.path, 'utf8')
-    expect(store.summary('s1')).toMatchObject({ id: 's1', cwd: '/p', name: undefined, archived: false })
-    store.setName('s1', 'My session')
-    store.setArchived('s1', true)
-    expect(store.summary('s1')).toMatchObject({ name: 'My session', archived: true })
-    expect(store.list()).toEqual([store.summary('s1')])
+    await store.setName('s1', 'My session')
+    await store.setArchived('s1', true)
+    expect(readFileSync(join(dir, 's1.meta.json'), 'utf8')).toBe('{"name":"My session","archived":true}\n')
     expect(readFileSync(log.path, 'utf8')).toBe(before)
     expect(readdirSync(dir).sort()).toEqual(['s1.jsonl', 's1.meta.json'])
-    store.setArchived('s1', false)
-    expect(store.summary('s1')).toMatchObject({ name: 'My session', archived: false })
-    store.setName('s1', undefined)
+    await store.setArchived('s1', false)
+    await store.setName('s1', undefined)
     expect(existsSync(join(dir, 's1.meta.json'))).toBe(false)
-    expect(() => store.setName('missing', 'x')).toThrow(/no session missing/)
-    expect(() => store.setArchived('missing', true)).toThrow(/no session missing/)
-    expect(() => store.summary('missing')).toThrow(/no session missing/)
+    await expect(store.setName('missing', 'x')).rejects.toThrow(`no session missing: ${join(dir, 'missing.jsonl')} does not exist`)
   })
 
-  it('forks a log through a turn: a new session/start, the events renumbered, the source lifecycle left out', () => {
+  it('a fork starts at the clock’s time and says why a turn cannot be its end', async () => {
     const store = new JsonlSessionStore(tempDir(), { now: () => Date.UTC(2026, 0, 3) })
-    const source = store.create('src')
-    const user = (text: string) => ({
-      role: 'user' as const,
-      content: [{ type: 'text' as const, text }],
-      source: { kind: 'user' as const },
+    await withLog(store, 'src', (log) => {
+      log.append({ type: 'session/start', sessionId: 'src', cwd: '/p', createdAt: '2026-01-01T00:00:00.000Z' })
+      log.append({ type: 'turn/start', turnId: 't1' })
+      log.append({ type: 'turn/end', turnId: 't1', status: 'completed' })
+      log.append({ type: 'turn/start', turnId: 't2' })
     })
-    source.append({ type: 'session/start', sessionId: 'src', cwd: '/p', createdAt: '2026-01-01T00:00:00.000Z' })
-    source.append({ type: 'turn/start', turnId: 't1' })
-    source.append({ type: 'driver/session', driver: 'claude-code', nativeId: 'native-1' })
-    source.append({ type: 'message', turnId: 't1', message: user('one') })
-    source.append({ type: 'turn/end', turnId: 't1', status: 'completed' })
-    source.append({ type: 'session/end', reason: 'done' })
-    source.append({ type: 'session/resume', sessionId: 'src' })
-    source.append({ type: 'turn/start', turnId: 't2' })
-    source.append({ type: 'message', turnId: 't2', message: user('two') })
-    source.close()
-    const sourceEvents = store.load('src').events
-
-    store.fork('src', 'f1', { throughTurnId: 't1' })
-    const forked = store.load('f1').events
-    expect(forked.map((event) => [event.seq, event.type])).toEqual([
-      [1, 'session/start'],
-      [2, 'turn/start'],
-      [3, 'message'],
-      [4, 'turn/end'],
-    ])
-    expect(forked[0]).toEqual({
+    await store.fork('src', 'f1', { throughTurnId: 't1' })
+    expect((await store.load('f1')).events[0]).toEqual({
       v: 1,
       seq: 1,
       at: '2026-01-03T00:00:00.000Z',
@@ -127,25 +117,9 @@ describe('names, archives and forks', () => {
       createdAt: '2026-01-03T00:00:00.000Z',
       forkedFrom: { sessionId: 'src', turnId: 't1' },
     })
-    // Copied events keep their times.
-    expect(forked[2]).toEqual({ ...sourceEvents[3], seq: 3 })
-    expect(store.summary('f1')).toMatchObject({ id: 'f1', forkedFrom: 'src', turns: 1, firstPrompt: 'one', ended: false })
-    expect(store.load('src').events).toEqual(sourceEvents)
-
-    // Without a turn: everything, a turn still open included.
-    store.fork('src', 'f2')
-    expect(store.load('f2').events.map((event) => event.type)).toEqual([
-      'session/start',
-      'turn/start',
-      'message',
-      'turn/end',
-      'turn/start',
-      'message',
-    ])
-    expect(() => store.fork('src', 'f3', { throughTurnId: 't2' })).toThrow('turn t2 of session src has not ended')
-    expect(() => store.fork('src', 'f3', { throughTurnId: 'nope' })).toThrow('session src has no turn nope')
-    expect(() => store.fork('src', 'f1')).toThrow(/session f1 already exists/)
-    expect(() => store.fork('missing', 'f3')).toThrow(/no session missing/)
+    await expect(store.fork('src', 'f3', { throughTurnId: 't2' })).rejects.toThrow('turn t2 of session src has not ended')
+    await expect(store.fork('src', 'f3', { throughTurnId: 'nope' })).rejects.toThrow('session src has no turn nope')
+    await expect(store.fork('src', 'f1')).rejects.toThrow(/session f1 already exists at .*f1\.jsonl/)
   })
 
   it('a fork resumes as its own session, and an open turn copied with it is closed as interrupted', async () => {
@@ -156,7 +130,7 @@ describe('names, archives and forks', () => {
     await session.run('second')
     await session.end()
     const store = kernel.resolve('sessionStore')
-    store.fork('source', 'fork', { throughTurnId: first.turnId })
+    await store.fork('source', 'fork', { throughTurnId: first.turnId })
     const fork = await kernel.resumeSession('fork')
     expect(fork.messages.map((message) => message.content)).toEqual([
       [{ type: 'text', text: 'first' }],
@@ -165,17 +139,17 @@ describe('names, archives and forks', () => {
     const next = await fork.run('third')
     expect(next.lastAssistantMessage).toBe('echo: third')
     await fork.end()
-    expect(store.summary('source').turns).toBe(2)
-    expect(store.summary('fork')).toMatchObject({ turns: 2, forkedFrom: 'source', cwd })
+    expect((await store.summary('source')).turns).toBe(2)
+    expect(await store.summary('fork')).toMatchObject({ turns: 2, forkedFrom: 'source', cwd })
 
     // A copied open turn (the source was mid-turn) is closed on resume, as after a crash.
     const path = store.pathFor('source')
     const seq = lines(path).at(-1)!.seq
     appendFileSync(path, `${JSON.stringify({ v: 1, seq: seq + 1, at: new Date().toISOString(), type: 'turn/start', turnId: 'open' })}\n`)
-    store.fork('source', 'fork-open')
+    await store.fork('source', 'fork-open')
     const resumed = await kernel.resumeSession('fork-open')
     await resumed.end()
-    expect(store.load('fork-open').events.find((event) => event.type === 'turn/end' && event.turnId === 'open')).toMatchObject({
+    expect((await store.load('fork-open')).events.find((event) => event.type === 'turn/end' && event.turnId === 'open')).toMatchObject({
       status: 'interrupted',
     })
     await kernel.dispose()

@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
 import type { GuardrailFlags } from '../guardrails/guardrails-setup.js'
 import { MODEL_USAGE } from '../model-usage.js'
+import { STORE_USAGE } from '../store-usage.js'
 
 /** The flags every command that composes a harness takes (`run`, `app-server`). */
 export interface HarnessOptions extends GuardrailFlags {
@@ -9,6 +10,8 @@ export interface HarnessOptions extends GuardrailFlags {
   driver?: string
   config?: string
   sessionsDir?: string
+  /** `--store URL`: a session store in place of JSONL files (`postgres://…`). */
+  store?: string
   cwd?: string
   codexHome?: string
   dangerouslyBypassHookTrust?: boolean
@@ -35,6 +38,7 @@ export function withHarnessOptions(command: Command): Command {
     )
     .option('--config <file>', 'a config file (default: harness.config.{mjs,js,ts,mts} in the working directory)')
     .option('--sessions-dir <dir>', 'where session logs go (default: .harness/sessions)')
+    .option('--store <url>', `where sessions are kept instead: ${STORE_USAGE} (default: HARNESS_STORE)`)
     .option('--cwd <dir>', 'the working directory (default: the current one)')
     .option('--codex-home <dir>', "where the user's Codex hooks and trust state are (default: $CODEX_HOME, else ~/.codex)")
     .option('--dangerously-bypass-hook-trust', 'run Codex hooks without trust checks (hooks with enabled = false still do not run)')

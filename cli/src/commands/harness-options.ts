@@ -43,7 +43,7 @@ export async function harnessFromOptions(
   io: CliIo,
   cwd: string,
   plugins: Plugin[],
-): Promise<{ kernel: Kernel; guardrails: GuardrailsSetup }> {
+): Promise<{ kernel: Kernel; guardrails: GuardrailsSetup; sessionsAt: string }> {
   const codexFlags = options.codexConfig ?? []
   const claudeCode = claudeCodeFlags(options, cwd)
   const guardrails = guardrailsSetup({
@@ -54,12 +54,13 @@ export async function harnessFromOptions(
     readCodexConfig: options.codexHooks !== false,
   })
   for (const warning of guardrails.warnings) io.stderr.write(`harness: warning: Codex configuration: ${warning}\n`)
-  const { kernel } = await createHarness({
+  const { kernel, sessionsAt } = await createHarness({
     cwd,
     ...(options.config === undefined ? {} : { config: options.config }),
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.driver === undefined ? {} : { driver: parseDriverName(options.driver) }),
     ...(options.sessionsDir === undefined ? {} : { sessionsDir: options.sessionsDir }),
+    ...(options.store === undefined ? {} : { store: options.store }),
     env: io.env,
     codex:
       options.codexHooks === false
@@ -75,5 +76,5 @@ export async function harnessFromOptions(
   })
   if (options.dangerouslyBypassHookTrust && options.codexHooks !== false)
     io.stderr.write(`harness: warning: ${BYPASS_HOOK_TRUST_WARNING}\n`)
-  return { kernel, guardrails }
+  return { kernel, guardrails, sessionsAt }
 }

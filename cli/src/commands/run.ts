@@ -23,14 +23,14 @@ export async function run(promptArgument: string | undefined, options: RunOption
   const cwd = resolve(io.cwd, options.cwd ?? '.')
   checkDriverFlag(options)
   const prompt = await readPrompt(promptArgument, io)
-  const { kernel } = await harnessFromOptions(options, io, cwd, [
+  const { kernel, sessionsAt } = await harnessFromOptions(options, io, cwd, [
     progressReporter({ stream: io.stderr, color: colorEnabled(io.stderr, io.env) }),
     hasTerminal(io) ? terminalApprovals(io) : noTerminalApprovals(io),
   ])
   let session: Session | undefined
   const signals = watchSignals((signal) => session?.interrupt(`interrupted by ${signal}`), io.stderr)
   try {
-    session = await openSession(kernel, options.resume, io.env)
+    session = await openSession(kernel, options.resume, io.env, sessionsAt)
     if (signals.received) return signalExitCode(signals.received)
     const turn = await session.run(prompt)
     if (options.json) writeJson(io.stdout, { sessionId: session.id, transcriptPath: session.transcriptPath, turn })
@@ -47,9 +47,9 @@ export async function run(promptArgument: string | undefined, options: RunOption
   }
 }
 
-async function openSession(kernel: Kernel, resume: string | undefined, env: CliIo['env']): Promise<Session> {
+async function openSession(kernel: Kernel, resume: string | undefined, env: CliIo['env'], sessionsAt: string): Promise<Session> {
   // A prefix is resolved before the session starts: an unknown or ambiguous one runs nothing.
-  const id = resume === undefined ? undefined : resolveSessionId(kernel.resolve('sessionStore'), resume, kernel.sessionsDir)
+  const id = resume === undefined ? undefined : await resolveSessionId(kernel.resolve('sessionStore'), resume, sessionsAt)
   try {
     return id === undefined ? await kernel.startSession() : await kernel.resumeSession(id)
   } catch (error) {

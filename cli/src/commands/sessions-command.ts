@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import type { CliIo } from '../io.js'
+import { STORE_USAGE } from '../store-usage.js'
 import type { SessionsOptions } from './sessions.js'
 
 /** `harness sessions list|show|reap`; the store and the renderers load when a subcommand runs. */
@@ -8,6 +9,7 @@ export function addSessionsCommand(parent: Command, io: CliIo, exit: (code: numb
   const withCommonOptions = (command: Command) =>
     command
       .option('--sessions-dir <dir>', "where session logs are (default: the config's, else .harness/sessions)")
+      .option('--store <url>', `where sessions are kept instead: ${STORE_USAGE} (default: HARNESS_STORE)`)
       .option('--config <file>', 'a config file (default: harness.config.{mjs,js,ts,mts} in the working directory)')
       .option('--cwd <dir>', 'the working directory (default: the current one)')
   withCommonOptions(sessions.command('list').description('list sessions, oldest first'))

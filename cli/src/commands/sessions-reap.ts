@@ -22,24 +22,24 @@ export async function reapSessions(
   store: SessionStore,
   sessionsDir: string,
 ): Promise<number> {
-  const ids = given === undefined ? store.list().map((summary) => summary.id) : [resolveSessionId(store, given, sessionsDir)]
+  const ids = given === undefined ? (await store.list()).map((summary) => summary.id) : [await resolveSessionId(store, given, sessionsDir)]
   const reaps: SessionReap[] = []
   for (const sessionId of ids) {
     let lock: SessionLock
     try {
-      lock = store.lock(sessionId)
+      lock = await store.lock(sessionId)
     } catch (error) {
       if (given !== undefined) reaps.push({ sessionId, outcomes: [], skipped: (error as Error).message })
       continue
     }
     try {
       const ledger = store.processLedger(sessionId)
-      const groups = ledger.unfinished()
+      const groups = await ledger.unfinished()
       if (groups.length === 0) continue
       reaps.push({ sessionId, outcomes: await reapProcessGroups(groups) })
-      ledger.clear()
+      await ledger.clear()
     } finally {
-      lock.release()
+      await lock.release()
     }
   }
   if (options.json) {

@@ -11,14 +11,15 @@ import { reapSessions } from './sessions-reap.js'
 
 export interface SessionsOptions {
   sessionsDir?: string
+  store?: string
   config?: string
   cwd?: string
   json?: boolean
 }
 
 export async function listSessions(options: SessionsOptions, io: CliIo): Promise<number> {
-  return withStore(options, io, (store, sessionsDir) => {
-    const summaries = store.list()
+  return withStore(options, io, async (store, sessionsDir) => {
+    const summaries = await store.list()
     if (options.json) writeJson(io.stdout, summaries)
     else if (summaries.length === 0) io.stdout.write(`no sessions in ${sessionsDir}\n`)
     else io.stdout.write(`${renderSessionTable(summaries)}\n`)
@@ -27,9 +28,9 @@ export async function listSessions(options: SessionsOptions, io: CliIo): Promise
 }
 
 export async function showSession(given: string, options: SessionsOptions, io: CliIo): Promise<number> {
-  return withStore(options, io, (store, sessionsDir) => {
-    const id = resolveSessionId(store, given, sessionsDir)
-    const loaded = store.load(id)
+  return withStore(options, io, async (store, sessionsDir) => {
+    const id = await resolveSessionId(store, given, sessionsDir)
+    const loaded = await store.load(id)
     if (options.json) writeJson(io.stdout, loaded.events)
     else io.stdout.write(`${renderSessionLog(loaded, store.pathFor(id), createStyle(colorEnabled(io.stdout, io.env)))}\n`)
     return EXIT.ok
@@ -45,17 +46,18 @@ export async function reap(given: string | undefined, options: SessionsOptions, 
 async function withStore(
   options: SessionsOptions,
   io: CliIo,
-  use: (store: SessionStore, sessionsDir: string) => number | Promise<number>,
+  use: (store: SessionStore, sessionsDir: string) => Promise<number>,
 ): Promise<number> {
-  const { kernel, sessionsDir } = await createHarness({
+  const { kernel, sessionsAt } = await createHarness({
     cwd: resolve(io.cwd, options.cwd ?? '.'),
     ...(options.config === undefined ? {} : { config: options.config }),
     ...(options.sessionsDir === undefined ? {} : { sessionsDir: options.sessionsDir }),
+    ...(options.store === undefined ? {} : { store: options.store }),
     env: io.env,
     requireModel: false,
   })
   try {
-    return await use(kernel.resolve('sessionStore'), sessionsDir)
+    return await use(kernel.resolve('sessionStore'), sessionsAt)
   } finally {
     await kernel.dispose()
   }

@@ -110,9 +110,9 @@ export interface Entry {
   readonly rejected?: { readonly reason?: string }
   readonly halt?: Halt
   /**
-   * Writes the context and the recorded messages, forces the log to disk, then settles every claim:
-   * recorded items are accepted, the rest are dropped with their reason. Without admissions every
-   * entered message counts as recorded. Called at most once.
+   * Writes the context and the recorded messages, then settles every claim once the log is on stable
+   * storage (before the turn ends): recorded items are accepted, the rest are dropped with their reason.
+   * Without admissions every entered message counts as recorded. Called at most once.
    */
   record(admissions?: readonly Admission[]): void
   /** None of the input reached the program: every claim goes back to its source for redelivery. */

@@ -20,11 +20,39 @@ type LedgerLine = { start: ProcessGroupRecord } | { end: number }
 const COMMAND_CHARS = 200
 
 /**
+ * A session's record of the process groups its kernel started and has not seen end (`SessionStore.processLedger`):
+ * read on resume to kill what a crashed kernel left running. `started` and `ended` return at once; what a store keeps
+ * must be on its storage by the time a killed kernel could leave the group behind (a file ledger writes synchronously).
+ */
+export interface ProcessLedger {
+  /** Where the record is (a file path, or a store's URL for it). */
+  readonly path: string
+  started(record: { pgid: number; command: string; startTicks?: number | undefined }): void
+  ended(pgid: number): void
+  /** The groups started and never seen to end (a previous kernel's, when read before this one starts any). */
+  unfinished(): Promise<ProcessGroupRecord[]>
+  clear(): Promise<void>
+}
+
+/** The record of a group starting now on this host: what `reapProcessGroups` needs to tell it from a later one. */
+function processGroupRecord(record: { pgid: number; command: string; startTicks?: number | undefined }): ProcessGroupRecord {
+  const bootId = currentBootId()
+  return {
+    pgid: record.pgid,
+    command: record.command.slice(0, COMMAND_CHARS),
+    startedAt: new Date().toISOString(),
+    host: hostname(),
+    ...(record.startTicks === undefined ? {} : { startTicks: record.startTicks }),
+    ...(bootId === undefined ? {} : { bootId }),
+  }
+}
+
+/**
  * `<session>.processes` beside a session's log: a line when the kernel starts a process group and one when the group is
  * gone. Appended synchronously, so what a SIGKILLed kernel left running is on disk; removed once nothing is running.
  * Kept out of the log itself: it is bookkeeping for the next opener, not part of the conversation.
  */
-export class ProcessLedger {
+export class FileProcessLedger implements ProcessLedger {
   readonly path: string
   readonly #running = new Set<number>()
 
@@ -33,27 +61,17 @@ export class ProcessLedger {
   }
 
   started(record: { pgid: number; command: string; startTicks?: number | undefined }): void {
-    const bootId = currentBootId()
-    const line: ProcessGroupRecord = {
-      pgid: record.pgid,
-      command: record.command.slice(0, COMMAND_CHARS),
-      startedAt: new Date().toISOString(),
-      host: hostname(),
-      ...(record.startTicks === undefined ? {} : { startTicks: record.startTicks }),
-      ...(bootId === undefined ? {} : { bootId }),
-    }
     this.#running.add(record.pgid)
-    this.#append({ start: line })
+    this.#append({ start: processGroupRecord(record) })
   }
 
   ended(pgid: number): void {
     if (!this.#running.delete(pgid)) return
-    if (this.#running.size === 0) this.clear()
+    if (this.#running.size === 0) this.#remove()
     else this.#append({ end: pgid })
   }
 
-  /** The groups started and never seen to end, as the file says (a previous kernel's, when read before this one starts any). */
-  unfinished(): ProcessGroupRecord[] {
+  async unfinished(): Promise<ProcessGroupRecord[]> {
     let text: string
     try {
       text = readFileSync(this.path, 'utf8')
@@ -71,7 +89,11 @@ export class ProcessLedger {
     return [...open.values()]
   }
 
-  clear(): void {
+  async clear(): Promise<void> {
+    this.#remove()
+  }
+
+  #remove(): void {
     rmSync(this.path, { force: true })
   }
 

@@ -14,10 +14,19 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { KernelError } from '../errors.js'
-import { ProcessLedger } from '../process/process-ledger.js'
+import { FileProcessLedger, type ProcessLedger } from '../process/process-ledger.js'
 import type { Clock } from '../services.js'
 import type { SessionEvent, SessionEventBody } from '../session-events.js'
-import type { ForkOptions, LoadedSession, SessionLock, SessionLog, SessionStore, SessionSummary } from '../session-store.js'
+import {
+  type ForkOptions,
+  type LoadedSession,
+  SESSION_STORE_SPEC,
+  type SessionLock,
+  type SessionLog,
+  type SessionStore,
+  type SessionSummary,
+} from '../session-store.js'
+import { foldSessionEvents, NO_SESSION_FACTS } from './session-facts.js'
 import { acquireSessionLock } from './session-lock.js'
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
@@ -33,6 +42,7 @@ const NOT_FORKED = new Set<SessionEvent['type']>(['session/start', 'session/resu
 
 /** The default `sessionStore`: one append-only JSONL file per session under `dir`, and its metadata beside it. */
 export class JsonlSessionStore implements SessionStore {
+  readonly specificationVersion = SESSION_STORE_SPEC
   readonly dir: string
   readonly #clock: Clock
 
@@ -47,7 +57,7 @@ export class JsonlSessionStore implements SessionStore {
   }
 
   /** The lock file `<sessionId>.lock` beside the log: `{pid, host, since}` of the one process writing the log. */
-  lock(sessionId: string): SessionLock {
+  async lock(sessionId: string): Promise<SessionLock> {
     const path = this.pathFor(sessionId).replace(/\.jsonl$/, '.lock')
     mkdirSync(this.dir, { recursive: true })
     return acquireSessionLock(path, sessionId, () => this.#clock.now())
@@ -55,10 +65,11 @@ export class JsonlSessionStore implements SessionStore {
 
   /** `<sessionId>.processes` beside the log (`ProcessLedger`). */
   processLedger(sessionId: string): ProcessLedger {
-    return new ProcessLedger(this.pathFor(sessionId).replace(/\.jsonl$/, '.processes'))
+    return new FileProcessLedger(this.pathFor(sessionId).replace(/\.jsonl$/, '.processes'))
   }
 
-  create(sessionId: string): SessionLog {
+  /** The file lock (`lock`) guards the log: a file log has no epoch to tie it to. */
+  async create(sessionId: string, _lock: SessionLock): Promise<SessionLog> {
     const path = this.pathFor(sessionId)
     mkdirSync(this.dir, { recursive: true })
     let fd: number
@@ -71,7 +82,11 @@ export class JsonlSessionStore implements SessionStore {
     return new JsonlSessionLog(fd, path, 0, this.#clock)
   }
 
-  load(sessionId: string): LoadedSession {
+  async load(sessionId: string): Promise<LoadedSession> {
+    return this.#load(sessionId)
+  }
+
+  #load(sessionId: string): LoadedSession {
     const path = this.pathFor(sessionId)
     let text: string
     try {
@@ -83,7 +98,7 @@ export class JsonlSessionStore implements SessionStore {
     return parseLog(text, path)
   }
 
-  reopen(sessionId: string, lastSeq: number): SessionLog {
+  async reopen(sessionId: string, lastSeq: number, _lock: SessionLock): Promise<SessionLog> {
     const path = this.pathFor(sessionId)
     const text = readFileSync(path, 'utf8')
     const fd = openSync(path, 'r+')
@@ -93,7 +108,7 @@ export class JsonlSessionStore implements SessionStore {
     return new JsonlSessionLog(openSync(path, 'a'), path, lastSeq, this.#clock)
   }
 
-  list(): SessionSummary[] {
+  async list(): Promise<SessionSummary[]> {
     let names: string[]
     try {
       names = readdirSync(this.dir).filter((name) => name.endsWith('.jsonl'))
@@ -105,25 +120,25 @@ export class JsonlSessionStore implements SessionStore {
     return summaries.sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''))
   }
 
-  summary(sessionId: string): SessionSummary {
+  async summary(sessionId: string): Promise<SessionSummary> {
     this.#assertExists(sessionId)
     return this.#summarize(sessionId)
   }
 
-  setName(sessionId: string, name: string | undefined): void {
+  async setName(sessionId: string, name: string | undefined): Promise<void> {
     this.#assertExists(sessionId)
     const { name: _name, ...meta } = this.#readMeta(sessionId)
     this.#writeMeta(sessionId, name === undefined ? meta : { ...meta, name })
   }
 
-  setArchived(sessionId: string, archived: boolean): void {
+  async setArchived(sessionId: string, archived: boolean): Promise<void> {
     this.#assertExists(sessionId)
     const { archived: _archived, ...meta } = this.#readMeta(sessionId)
     this.#writeMeta(sessionId, archived ? { ...meta, archived } : meta)
   }
 
-  fork(sessionId: string, forkId: string, options: ForkOptions = {}): void {
-    const { events } = this.load(sessionId)
+  async fork(sessionId: string, forkId: string, options: ForkOptions = {}): Promise<void> {
+    const { events } = this.#load(sessionId)
     const start = events.find((event) => event.type === 'session/start')
     if (start?.type !== 'session/start') throw new KernelError(`session ${sessionId} has no session/start event to fork from`)
     const through = options.throughTurnId
@@ -222,9 +237,12 @@ class JsonlSessionLog implements SessionLog {
     return event
   }
 
-  sync(): void {
+  async sync(): Promise<void> {
     if (this.#fd !== undefined) fsyncSync(this.#fd)
   }
+
+  /** A file log is never lost: its lock file keeps other processes out, and a write that fails throws at once. */
+  onLost(_listener: (error: Error) => void): void {}
 
   /** `toISOString()` costs about as much as the rest of building an event; it is redone only when the clock moved. */
   #timestamp(): string {
@@ -236,7 +254,7 @@ class JsonlSessionLog implements SessionLog {
     return this.#at
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.#fd === undefined) return
     fsyncSync(this.#fd)
     closeSync(this.#fd)
@@ -267,40 +285,12 @@ function parseLog(text: string, path: string): LoadedSession {
 }
 
 function summarize(id: string, path: string): SessionSummary {
-  const summary: SessionSummary = {
-    id,
-    path,
-    cwd: undefined,
-    createdAt: undefined,
-    updatedAt: undefined,
-    turns: 0,
-    ended: false,
-    firstPrompt: undefined,
-    name: undefined,
-    archived: false,
-    forkedFrom: undefined,
-    parent: undefined,
-  }
+  const summary: SessionSummary = { id, path, ...NO_SESSION_FACTS, name: undefined, archived: false }
   let events: SessionEvent[]
   try {
     events = parseLog(readFileSync(path, 'utf8'), path).events
   } catch {
     return summary
   }
-  for (const event of events) {
-    summary.updatedAt = event.at
-    if (event.type === 'session/start') {
-      summary.cwd = event.cwd
-      summary.createdAt = event.createdAt
-      summary.forkedFrom = event.forkedFrom?.sessionId
-      if (event.parent)
-        summary.parent = { sessionId: event.parent.sessionId, agentId: event.parent.agentId, agentType: event.parent.agentType }
-    } else if (event.type === 'turn/start') summary.turns++
-    else if (event.type === 'session/end') summary.ended = true
-    else if (event.type === 'message' && summary.firstPrompt === undefined && event.message.role === 'user') {
-      const block = event.message.content.find((part) => part.type === 'text')
-      if (block?.type === 'text') summary.firstPrompt = block.text
-    }
-  }
-  return summary
+  return { ...summary, ...foldSessionEvents(summary, events) }
 }

@@ -24,7 +24,7 @@ export function acquireSessionLock(path: string, sessionId: string, now: () => n
     if (create(path, text)) {
       installExitHook()
       held.set(path, text)
-      return { path, tookOver, release: () => release(path, text) }
+      return { path, tookOver, release: async () => release(path, text) }
     }
     const existing = readLock(path)
     if (existing === undefined) continue // removed meanwhile: try again

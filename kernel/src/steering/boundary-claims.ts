@@ -11,6 +11,8 @@ export interface HeldClaim {
   /** One user message per item, in claim order. */
   messages: Message[]
   settled: boolean
+  /** Set when the claim was settled through the log: settles once it was accepted (its record durable) or given back. */
+  accepted?: Promise<void>
 }
 
 export function steeringMessage(item: InputItem, transport: string): Message {

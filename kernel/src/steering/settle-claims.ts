@@ -17,9 +17,10 @@ export function claimedMessages(rt: SessionRuntime, claims: readonly HeldClaim[]
 }
 
 /**
- * Accepts each claim after its items are in the log: recorded ones as `recorded`, the rest as dropped
- * (logged, a notice, never redelivered) with their own reason or `reason`. The log reaches disk before
- * any `accept()`.
+ * Settles each claim after its items are in the log: recorded ones as `recorded`, the rest as dropped (logged, a
+ * notice, never redelivered) with their own reason or `reason`. Writes at once (a failed append throws here), and
+ * accepts the claims once the log is on stable storage; when it cannot be, they are given back (their items stay the
+ * host's). Each claim's `accepted` says when, and `claimsSettled` waits for them all.
  */
 export function settleClaims(
   rt: SessionRuntime,
@@ -36,10 +37,12 @@ export function settleClaims(
     entered.includes(message) ||
     enteredIds.has(steeringItemIdOf(message)) ||
     rt.transcript.recordedSteeringIds.has(steeringItemIdOf(message) ?? '')
+  const drops = new Map<HeldClaim, string[]>()
   for (const held of open) {
     const itemIds: string[] = []
     const droppedIds: string[] = []
     for (const message of held.messages) (recorded(message) ? itemIds : droppedIds).push(steeringItemIdOf(message) as string)
+    drops.set(held, droppedIds)
     rt.append({
       type: 'steering/accepted',
       turnId: turn.id,
@@ -52,13 +55,36 @@ export function settleClaims(
     const why = [...new Set(droppedIds.map((id) => reasons.get(id) ?? reason))].filter((text) => text !== 'already recorded')
     if (why.length > 0) rt.notice('warning', `steering input from ${held.transport} was consumed by policy: ${why.join('; ')}`, 'kernel')
   }
-  rt.syncForSteering()
+  const accepted = acceptWhenDurable(rt, drops, (id) => reasons.get(id) ?? reason)
+  // A failed sync is the turn's to report (`claimsSettled`), never an unhandled rejection meanwhile.
+  accepted.catch(() => {})
   for (const held of open) {
     held.settled = true
-    for (const message of held.messages) {
-      const id = steeringItemIdOf(message) as string
-      if (!recorded(message)) held.claim.drop?.(id, reasons.get(id) ?? reason)
-    }
+    held.accepted = accepted
+  }
+}
+
+/**
+ * Settles when every claim settled so far has been accepted or given back; rejects with the first sync that failed.
+ * A turn ends after it, so its steering is settled by the time its result is.
+ */
+export async function claimsSettled(claims: readonly HeldClaim[]): Promise<void> {
+  await Promise.all(claims.map((held) => held.accepted))
+}
+
+async function acceptWhenDurable(
+  rt: SessionRuntime,
+  drops: ReadonlyMap<HeldClaim, string[]>,
+  reasonOf: (id: string) => string,
+): Promise<void> {
+  try {
+    await rt.syncForSteering()
+  } catch (error) {
+    for (const held of drops.keys()) held.claim.reject()
+    throw error
+  }
+  for (const [held, droppedIds] of drops) {
+    for (const id of droppedIds) held.claim.drop?.(id, reasonOf(id))
     held.claim.accept()
   }
 }

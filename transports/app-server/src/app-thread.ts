@@ -112,17 +112,17 @@ export class AppThread {
    * Running: the input is queued like a steer and the active turn is returned.
    */
   async startTurn(
-    channel: HostChannel,
     input: UserInput[],
     clientId: string | null,
     reply: (turn: WireTurn) => void,
     fail: (error: unknown) => void,
+    /** The input's id when it has one already (an inbox row's): the recorded message carries it, so it is recorded once. */
+    itemId?: string,
   ): Promise<WireTurn | undefined> {
-    this.steering.channel = channel
     if (this.busy) {
       const turnId = this.#active?.id ?? (await this.#starting.at(-1)!.ready)
       if (this.#active?.id === turnId) {
-        this.steering.queue({ id: uuidv7(), content: input, clientId, turnId })
+        this.steering.queue({ id: itemId ?? uuidv7(), content: input, clientId, turnId })
         return this.#wireTurn(this.#active, 'inProgress')
       }
     }
@@ -130,7 +130,10 @@ export class AppThread {
       role: 'user',
       content: [{ type: 'text', text: inputText(input) }],
       source: { kind: 'user' },
-      meta: { appServer: { kind: 'input', content: input, clientId } satisfies AppServerMeta },
+      meta: {
+        appServer: { kind: 'input', content: input, clientId } satisfies AppServerMeta,
+        ...(itemId === undefined ? {} : { steeringItemId: itemId }),
+      },
     }
     this.#run([message], false, reply, fail)
     return undefined
@@ -175,8 +178,7 @@ export class AppThread {
    * `contextCompaction` item. It ends `completed`, `interrupted` when a PreCompact hook stopped it (as Codex's), or
    * `failed` with the reason. A thread with a turn running is refused: the compaction would wait behind it.
    */
-  compact(channel: HostChannel): void {
-    this.steering.channel = channel
+  compact(): void {
     if (this.busy) throw invalidRequest('a turn is running; compact the thread once it has ended')
     const active: ActiveTurn = { id: uuidv7(), startedMs: Date.now(), interruptReplies: [], carried: true }
     this.#active = active
@@ -217,6 +219,49 @@ export class AppThread {
       },
       (error: unknown) => ended('failed', errorMessage(error)),
     )
+  }
+
+  /**
+   * The session's log was lost to another process, which now runs the thread: a turn running here ends `interrupted`
+   * for this server's clients (nothing of it after the take-over is kept), and the thread is no longer loaded here.
+   */
+  lost(): void {
+    const active = this.#active
+    this.#active = undefined
+    this.#starting.splice(0)
+    if (active) {
+      for (const reply of active.interruptReplies.splice(0)) reply()
+      const now = Date.now()
+      this.channel?.notify('turn/completed', {
+        threadId: this.id,
+        turn: {
+          ...this.#wireTurn(active, 'interrupted'),
+          error: {
+            message: 'another process took this thread over; what ran here since is not kept',
+            codexErrorInfo: null,
+            additionalDetails: null,
+          },
+          completedAt: seconds(now),
+          durationMs: now - active.startedMs,
+        },
+      })
+    }
+    this.#commands.turnEnded()
+  }
+
+  readonly #recordedWaiters = new Map<string, (turnId: string) => void>()
+
+  /** Settles with the turn a message carrying `itemId` (its `steeringItemId`) is recorded in, once it is. */
+  whenRecorded(itemId: string): Promise<string> {
+    return new Promise((resolve) => this.#recordedWaiters.set(itemId, resolve))
+  }
+
+  #itemRecorded(event: Extract<SessionEvent, { type: 'message' }>): void {
+    const itemId = event.message.meta?.steeringItemId
+    if (typeof itemId !== 'string' || event.turnId === undefined) return
+    const waiter = this.#recordedWaiters.get(itemId)
+    this.#recordedWaiters.delete(itemId)
+    waiter?.(event.turnId)
   }
 
   /** Interrupts whatever runs (host gone, shutdown). */
@@ -299,6 +344,7 @@ export class AppThread {
         return
       case 'message':
         this.#messages.recorded(event, channel?.hostInput !== undefined)
+        this.#itemRecorded(event)
         return
       case 'step/start':
         this.#messages.reportUsage()
@@ -422,11 +468,15 @@ export class AppThread {
   }
 }
 
+/** A steer that missed its turn, starting the next: its id goes with it, so a store can tell it was recorded. */
 function steerMessage(steer: QueuedSteer): Message {
   return {
     role: 'user',
     content: [{ type: 'text', text: inputText(steer.content) }],
     source: { kind: 'user' },
-    meta: { appServer: { kind: 'input', content: steer.content, clientId: steer.clientId } satisfies AppServerMeta },
+    meta: {
+      appServer: { kind: 'input', content: steer.content, clientId: steer.clientId } satisfies AppServerMeta,
+      steeringItemId: steer.id,
+    },
   }
 }

@@ -44,6 +44,8 @@ export class AppServerBridge {
   readonly #steering = new Map<string, ThreadSteering>()
   readonly #early = new Map<string, SessionEvent[]>()
   readonly defaultHostInputTimeoutMs: number | undefined
+  /** Called when a session's log was lost to another process (a shared store took it over): the server lets the thread go. */
+  onSessionLost: ((sessionId: string, reason: string) => void) | undefined
 
   constructor(options: AppServerBridgeOptions = {}) {
     this.defaultHostInputTimeoutMs = options.defaultHostInputTimeoutMs
@@ -70,6 +72,9 @@ export class AppServerBridge {
             early.push(event)
             this.#early.set(session.id, early)
           }
+        })
+        kernel.hooks.sessionEnd.tap('app-server', ({ session, reason }) => {
+          if (reason === 'lost') this.onSessionLost?.(session.id, reason)
         })
         kernel.hooks.modelDelta.tap('app-server', ({ session, turn, text }) => this.threads.get(session.id)?.onDelta(turn.id, text))
         kernel.hooks.toolOutput.tap('app-server', ({ session, call, text }) => this.threads.get(session.id)?.onToolOutput(call.id, text))

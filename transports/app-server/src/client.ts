@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import type { DriverInfo } from './app-server.js'
 import type { HostInputItem, HostInputSettings } from './host-input-protocol.js'
+import type { WebSocketConnectOptions } from './listen/connect-websocket.js'
 import type { UserInput } from './params.js'
 import { RpcError } from './rpc-errors.js'
 import { ANSWERED, type RequestId, RpcPeer, type RpcResponse } from './rpc-peer.js'
@@ -82,6 +83,9 @@ export class AppServerClient extends EventEmitter {
   /** The method of each request sent and not answered yet, by id. */
   readonly #asked = new Map<RequestId, string>()
   readonly #exited: Promise<number | null>
+  readonly #toServer: NodeJS.WritableStream
+  /** Set by `connect`: closes the WebSocket and resolves once it is closed. */
+  #disconnect: (() => Promise<void>) | undefined
 
   constructor(
     fromServer: NodeJS.ReadableStream,
@@ -94,6 +98,7 @@ export class AppServerClient extends EventEmitter {
     this.onHostInput = options.onHostInput
     this.onApproval = options.onApproval ?? (() => ({ decision: 'decline' }))
     this.onReceive = options.onReceive
+    this.#toServer = toServer
     this.#exited = child
       ? new Promise((resolve) => {
           if (child.exitCode !== null) resolve(child.exitCode)
@@ -140,6 +145,21 @@ export class AppServerClient extends EventEmitter {
     return client
   }
 
+  /**
+   * Connects to a server listening on `ws://IP:PORT` or `unix://PATH` (`harness app-server --listen …`), one JSON-RPC
+   * message per WebSocket text frame. Rejects with a `WebSocketRefusedError` when the server refuses the upgrade.
+   */
+  static async connect(url: string, options: AppServerClientOptions & WebSocketConnectOptions = {}): Promise<AppServerClient> {
+    const { connectWebSocket } = await import('./listen/connect-websocket.js')
+    const { input, output, closed } = await connectWebSocket(url, options)
+    const client = new AppServerClient(input, output, options)
+    client.#disconnect = () => {
+      output.end()
+      return closed.then(() => {})
+    }
+    return client
+  }
+
   async request<T = Record<string, unknown>>(method: string, params?: unknown): Promise<T> {
     const { id, response } = this.#peer.request(method, params)
     this.#asked.set(id, method)
@@ -166,7 +186,7 @@ export class AppServerClient extends EventEmitter {
           this.#asked.set(message.id, message.method)
       } catch {}
     }
-    this.child?.stdin?.write(`${line}\n`)
+    this.#toServer.write(`${line}\n`)
   }
 
   initialize(options: InitializeOptions = {}): Promise<InitializeResult> {
@@ -239,9 +259,10 @@ export class AppServerClient extends EventEmitter {
     }) as unknown as Promise<{ turn: WireTurn }>
   }
 
-  /** Closes stdin (the server winds down) and waits for the process to exit. */
+  /** Closes stdin (the server winds down) and waits for the process to exit; a `connect`ed client closes its socket. */
   async close(): Promise<number | null> {
     this.child?.stdin?.end()
+    await this.#disconnect?.()
     this.#peer.close()
     return this.#exited
   }

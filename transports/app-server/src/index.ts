@@ -7,9 +7,12 @@ export {
   METHODS,
   SERVER_VERSION,
 } from './app-server.js'
+export { type AppServerConnection, type AppServerHost, createAppServerHost } from './app-server-host.js'
 export { AppServerBridge, type AppServerBridgeOptions, createAppServerBridge, type KernelFactory } from './bridge.js'
 export * from './client.js'
+export type { FleetPort, InboxItem, InboxKind, InboxState } from './fleet/fleet-port.js'
 export { type HostInputItem, type HostInputSettings, negotiateHostInput } from './host-input-protocol.js'
+export * from './listen/index.js'
 export type { UserInput } from './params.js'
 export { RpcError } from './rpc-errors.js'
 export type { RequestId, RpcResponse } from './rpc-peer.js'

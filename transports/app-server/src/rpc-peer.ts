@@ -43,9 +43,18 @@ export class RpcPeer {
   /** Adds members to every notification sent (the server adds `emittedAtMs`). */
   decorateNotification: ((message: Record<string, unknown>) => Record<string, unknown>) | undefined
 
-  constructor(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, handlers: RpcPeerHandlers) {
+  readonly #newId: () => number
+
+  /** `nextId` numbers outgoing requests (a server with many connections keeps them unique across all of them). */
+  constructor(
+    input: NodeJS.ReadableStream,
+    output: NodeJS.WritableStream,
+    handlers: RpcPeerHandlers,
+    options: { nextId?: () => number } = {},
+  ) {
     this.#output = output
     this.#handlers = handlers
+    this.#newId = options.nextId ?? (() => this.#nextId++)
     this.#stopReading = readLines(
       input,
       (line) => this.#onLine(line),
@@ -64,7 +73,7 @@ export class RpcPeer {
 
   /** Sends a request; the returned id is known before the response arrives. */
   request(method: string, params: unknown): { id: number; response: Promise<RpcResponse> } {
-    const id = this.#nextId++
+    const id = this.#newId()
     const response = new Promise<RpcResponse>((resolve) => this.#waiting.set(id, { resolve }))
     this.send({ method, id, params })
     return { id, response }

@@ -14,9 +14,9 @@ export interface ThreadFacts {
 const seconds = (ms: number) => Math.floor(ms / 1000)
 
 /** The session store's facts of a thread (name, first prompt, times), when it has its log. */
-function storedFacts(kernel: Kernel, threadId: string): SessionSummary | undefined {
+async function storedFacts(kernel: Kernel, threadId: string): Promise<SessionSummary | undefined> {
   try {
-    return kernel.resolve('sessionStore').summary(threadId)
+    return await kernel.resolve('sessionStore').summary(threadId)
   } catch {
     return undefined
   }
@@ -27,13 +27,13 @@ function storedFacts(kernel: Kernel, threadId: string): SessionSummary | undefin
  * `preview`, name, fork source, status, this server's version as `cliVersion`), and Codex's neutral value where the
  * kernel has none: `source: "unknown"`, `originator`/`projectId`/`gitInfo`/… null (README "Threads").
  */
-export function threadObject(
+export async function threadObject(
   kernel: Kernel,
   thread: ThreadFacts,
   turns: WireTurn[],
   { cliVersion, originator }: ThreadOrigin,
-): Record<string, unknown> {
-  const stored = storedFacts(kernel, thread.id)
+): Promise<Record<string, unknown>> {
+  const stored = await storedFacts(kernel, thread.id)
   const createdAt = seconds(Date.parse(stored?.createdAt ?? '') || thread.createdMs)
   const updatedAt = Math.max(createdAt, seconds(Date.parse(stored?.updatedAt ?? '') || Date.now()))
   return {
@@ -55,7 +55,7 @@ export function threadObject(
     cwd: thread.session.cwd,
     cliVersion,
     originator,
-    source: sourceOf(kernel, stored),
+    source: await sourceOf(kernel, stored),
     threadSource: null,
     agentNickname: null,
     agentRole: stored?.parent?.agentType ?? null,
@@ -75,12 +75,12 @@ export function threadObject(
 }
 
 /** A subagent's session is Codex's `thread_spawn` subagent thread; any other's source is unknown. */
-function sourceOf(kernel: Kernel, stored: SessionSummary | undefined): unknown {
+async function sourceOf(kernel: Kernel, stored: SessionSummary | undefined): Promise<unknown> {
   const parent = stored?.parent
   if (parent === undefined) return 'unknown'
   let depth = 1
-  for (let above = storedFacts(kernel, parent.sessionId)?.parent; above !== undefined && depth < 64; depth++) {
-    above = storedFacts(kernel, above.sessionId)?.parent
+  for (let above = (await storedFacts(kernel, parent.sessionId))?.parent; above !== undefined && depth < 64; depth++) {
+    above = (await storedFacts(kernel, above.sessionId))?.parent
   }
   return {
     subAgent: {
@@ -108,8 +108,8 @@ export function threadModel(kernel: Kernel): string {
  * What `thread/start`, `thread/resume` (and `thread/fork`) answer: the thread and the settings it runs with, among them
  * the sandbox and approval policy in force for its session (the sandbox expanded, as Codex echoes it).
  */
-export function threadResponse(kernel: Kernel, thread: ThreadFacts, turns: WireTurn[], origin: ThreadOrigin) {
-  const object = threadObject(kernel, thread, turns, origin)
+export async function threadResponse(kernel: Kernel, thread: ThreadFacts, turns: WireTurn[], origin: ThreadOrigin) {
+  const object = await threadObject(kernel, thread, turns, origin)
   const policy = thread.session.guardrails?.policy ?? origin.defaultPolicy
   return {
     thread: object,

@@ -445,7 +445,8 @@ describe('thread/unsubscribe and thread/compact/start', () => {
     expect(await client.request('thread/unsubscribe', { threadId: MISSING })).toEqual({ status: 'notLoaded' })
     const { thread } = await client.startThread()
 
-    // Unsubscribed while a turn runs: nothing more of the thread reaches this connection until it closes.
+    // Unsubscribed while a turn runs: only `thread/status/changed` still reaches this connection, as every connection
+    // gets it from Codex 0.171.0 (observed with two clients).
     const { turn } = await client.startTurn(thread.id, 'work')
     expect(await client.request('thread/unsubscribe', { threadId: thread.id })).toEqual({ status: 'unsubscribed' })
     expect(await client.request('thread/unsubscribe', { threadId: thread.id })).toEqual({ status: 'notSubscribed' })
@@ -453,6 +454,7 @@ describe('thread/unsubscribe and thread/compact/start', () => {
     release(server, 'unsubscribed')
     await client.waitFor('thread/closed', (params) => params.threadId === thread.id)
     expect(client.notifications.slice(since)).toEqual([
+      { method: 'thread/status/changed', params: { threadId: thread.id, status: { type: 'idle' } } },
       { method: 'thread/status/changed', params: { threadId: thread.id, status: { type: 'notLoaded' } } },
       { method: 'thread/closed', params: { threadId: thread.id } },
     ])

@@ -45,7 +45,7 @@ const registries = new WeakMap<MethodContext, CommandExecRegistry>()
 function registryFor(context: MethodContext): CommandExecRegistry {
   let registry = registries.get(context)
   if (!registry) {
-    registry = new CommandExecRegistry(context.options.input)
+    registry = new CommandExecRegistry(context.connectionClosed)
     registries.set(context, registry)
   }
   return registry

@@ -122,10 +122,9 @@ export class CommandExecRegistry {
     }
   }
 
-  constructor(input: NodeJS.ReadableStream) {
-    const close = () => this.close()
-    input.once('end', close)
-    input.once('close', close)
+  /** `connectionClosed`: the commands are the connection's, killed when it goes away (Codex). */
+  constructor(connectionClosed: Promise<void>) {
+    void connectionClosed.then(() => this.close())
   }
 
   /** Registers a command about to start; a client `processId` already running is refused as Codex refuses it. */

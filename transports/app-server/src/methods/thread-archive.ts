@@ -16,13 +16,13 @@ export const threadArchive: MethodHandler = async (params, context, id) => {
   const { threadId } = parseParams(threadIdParamsSchema, params)
   const kernel = await context.kernel()
   const missing = `no rollout found for thread id ${threadId}`
-  if (storedThread(kernel, threadId, missing).archived) throw invalidRequest(missing)
+  if ((await storedThread(kernel, threadId, missing)).archived) throw invalidRequest(missing)
   const loaded = context.threads.get(threadId)
   if (loaded) {
     await context.unload(loaded, 'archived')
-    context.channel.notify('thread/status/changed', { threadId, status: { type: 'notLoaded' } })
+    context.broadcast('thread/status/changed', { threadId, status: { type: 'notLoaded' } })
   }
-  kernel.resolve('sessionStore').setArchived(threadId, true)
+  await kernel.resolve('sessionStore').setArchived(threadId, true)
   context.peer.reply(id, {})
   context.channel.notify('thread/archived', { threadId })
   return ANSWERED
@@ -33,10 +33,10 @@ export const threadUnarchive: MethodHandler = async (params, context, id) => {
   const { threadId } = parseParams(threadIdParamsSchema, params)
   const kernel = await context.kernel()
   const missing = `no archived rollout found for thread id ${threadId}`
-  if (!storedThread(kernel, threadId, missing).archived) throw invalidRequest(missing)
+  if (!(await storedThread(kernel, threadId, missing)).archived) throw invalidRequest(missing)
   const store = kernel.resolve('sessionStore')
-  store.setArchived(threadId, false)
-  context.peer.reply(id, { thread: storedThreadResult(context, kernel, store.summary(threadId), []).thread })
+  await store.setArchived(threadId, false)
+  context.peer.reply(id, { thread: (await storedThreadResult(context, kernel, await store.summary(threadId), [])).thread })
   context.channel.notify('thread/unarchived', { threadId })
   return ANSWERED
 }

@@ -7,6 +7,8 @@ const threadCompactStartParamsSchema = z.object({ threadId: z.string() })
 /** `thread/compact/start`: `{}` at once; the compaction then runs as a turn of its own (`AppThread.compact`). */
 export const threadCompactStart: MethodHandler = (params, context) => {
   const { threadId } = parseParams(threadCompactStartParamsSchema, params)
-  context.threadFor(threadId).compact(context.channel)
+  const thread = context.threadFor(threadId)
+  context.join(thread.steering, { owner: !thread.busy })
+  thread.compact()
   return {}
 }

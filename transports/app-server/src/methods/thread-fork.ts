@@ -31,10 +31,10 @@ export const threadFork: MethodHandler = async (params, context, id) => {
   checkExperimentalApproval(parsed.approvalPolicy, context.experimentalApi())
   const kernel = await context.kernel()
   const store = kernel.resolve('sessionStore')
-  const source = storedThread(kernel, threadId, `no rollout found for thread id ${threadId}`)
+  const source = await storedThread(kernel, threadId, `no rollout found for thread id ${threadId}`)
   if (source.archived) throw invalidRequest(`session ${threadId} is archived. Unarchive it (thread/unarchive) first.`)
   if (lastTurnId !== undefined) {
-    const { events } = store.load(threadId)
+    const { events } = await store.load(threadId)
     if (!events.some((event) => event.type === 'turn/start' && event.turnId === lastTurnId))
       throw invalidRequest(`turn not found: ${lastTurnId}`)
     if (!events.some((event) => event.type === 'turn/end' && event.turnId === lastTurnId))
@@ -42,13 +42,13 @@ export const threadFork: MethodHandler = async (params, context, id) => {
   }
   const forkId = uuidv7()
   try {
-    store.fork(threadId, forkId, lastTurnId === undefined ? {} : { throughTurnId: lastTurnId })
-    if (source.name !== undefined) store.setName(forkId, source.name)
+    await store.fork(threadId, forkId, lastTurnId === undefined ? {} : { throughTurnId: lastTurnId })
+    if (source.name !== undefined) await store.setName(forkId, source.name)
   } catch (error) {
     throw invalidRequest(`could not fork thread ${threadId}: ${errorMessage(error)}`)
   }
   // Registered before the session exists: the kernel resolves `steering` while resuming it.
-  context.bridge.steeringFor(forkId).channel = context.channel
+  context.join(context.bridge.steeringFor(forkId), { owner: true })
   let session: Session
   try {
     session = await kernel.resumeSession(forkId, parsed.cwd ? { cwd: parsed.cwd } : {})
@@ -59,9 +59,9 @@ export const threadFork: MethodHandler = async (params, context, id) => {
   const defaultPolicy = context.defaultPolicy()
   applyPolicy(session, { ...context.options.defaultPolicy, ...requestedThreadPolicy(parsed, defaultPolicy) })
   context.adopt(session, Date.now())
-  const fork = store.summary(forkId)
-  const result = storedThreadResult(context, kernel, fork, parsed.excludeTurns ? [] : storedTurns(context, kernel, fork))
+  const fork = await store.summary(forkId)
+  const result = await storedThreadResult(context, kernel, fork, parsed.excludeTurns ? [] : await storedTurns(context, kernel, fork))
   context.peer.reply(id, result)
-  context.channel.notify('thread/started', { thread: { ...result.thread, turns: [] } })
+  context.broadcast('thread/started', { thread: { ...result.thread, turns: [] } })
   return ANSWERED
 }

@@ -30,8 +30,8 @@ export const threadItemsList: MethodHandler = async (params, context) => {
   const { threadId } = parsed
   const turnId = parsed.turnId || undefined
   const kernel = await context.kernel()
-  const summary = storedThread(kernel, threadId, `thread not loaded: ${threadId}`)
-  const turns = storedTurns(context, kernel, summary)
+  const summary = await storedThread(kernel, threadId, `thread not loaded: ${threadId}`)
+  const turns = await storedTurns(context, kernel, summary)
   if (turnId !== undefined && !turns.some((turn) => turn.id === turnId)) throw invalidRequest(`turn not found: ${turnId}`)
   let ordinal = 0
   const items: ItemEntry[] = turns.flatMap((turn) => turn.items.map((item) => ({ ordinal: ordinal++, turnId: turn.id, item })))

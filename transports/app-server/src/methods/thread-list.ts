@@ -53,24 +53,24 @@ export const threadList: MethodHandler = async (params, context) => {
   const included =
     parsed.includedThreadIds === undefined || parsed.includedThreadIds === null ? undefined : new Set(parsed.includedThreadIds)
   const search = parsed.searchTerm ?? undefined
-  const candidates = kernel
-    .resolve('sessionStore')
-    .list()
-    .filter(
-      (summary) =>
-        summary.turns > 0 &&
-        summary.archived === (parsed.archived === true) &&
-        typeof parsed.sectionId !== 'string' &&
-        !excluded.has(summary.id) &&
-        (included === undefined || included.has(summary.id)) &&
-        (cwds === undefined || cwds.includes(summary.cwd ?? '')) &&
-        (search === undefined || [summary.name, summary.firstPrompt].some((title) => title?.includes(search))),
-    )
-    // Codex lists threads without saying whether they take direct input (null), unlike thread/start and thread/read.
-    .map((summary) => ({
+  const listed = (await kernel.resolve('sessionStore').list()).filter(
+    (summary) =>
+      summary.turns > 0 &&
+      summary.archived === (parsed.archived === true) &&
+      typeof parsed.sectionId !== 'string' &&
+      !excluded.has(summary.id) &&
+      (included === undefined || included.has(summary.id)) &&
+      (cwds === undefined || cwds.includes(summary.cwd ?? '')) &&
+      (search === undefined || [summary.name, summary.firstPrompt].some((title) => title?.includes(search))),
+  )
+  // Codex lists threads without saying whether they take direct input (null), unlike thread/start and thread/read.
+  const listedThreads = await Promise.all(
+    listed.map(async (summary) => ({
       key: [timeOf(summary), summary.id] as ListKey,
-      thread: { ...storedThreadResult(context, kernel, summary, []).thread, canAcceptDirectInput: null } as Record<string, unknown>,
-    }))
+      thread: { ...(await storedThreadResult(context, kernel, summary, [])).thread, canAcceptDirectInput: null } as Record<string, unknown>,
+    })),
+  )
+  const candidates = listedThreads
     .filter(({ thread }) => !parsed.modelProviders?.length || parsed.modelProviders.includes(thread.modelProvider as string))
     .sort((a, b) => compareKeys(a.key, b.key))
   const { data, nextCursor, backwardsCursor } = page(candidates, (entry) => entry.key, compareKeys, {

@@ -17,8 +17,8 @@ export const threadSetName: MethodHandler = async (params, context, id) => {
   if (trimmed === '') throw invalidRequest('thread name must not be empty')
   const kernel = await context.kernel()
   const missing = `no rollout found for thread id ${threadId}`
-  if (storedThread(kernel, threadId, missing).archived) throw invalidRequest(missing)
-  kernel.resolve('sessionStore').setName(threadId, trimmed)
+  if ((await storedThread(kernel, threadId, missing)).archived) throw invalidRequest(missing)
+  await kernel.resolve('sessionStore').setName(threadId, trimmed)
   context.peer.reply(id, {})
   context.channel.notify('thread/name/updated', { threadId, threadName: trimmed })
   return ANSWERED

@@ -9,7 +9,7 @@ const threadReadParamsSchema = z.object({ threadId: z.string(), includeTurns: z.
 export const threadRead: MethodHandler = async (params, context) => {
   const { threadId, includeTurns } = parseParams(threadReadParamsSchema, params)
   const kernel = await context.kernel()
-  const summary = storedThread(kernel, threadId, `thread not loaded: ${threadId}`)
-  const turns = includeTurns ? storedTurns(context, kernel, summary) : []
-  return { thread: storedThreadResult(context, kernel, summary, turns).thread }
+  const summary = await storedThread(kernel, threadId, `thread not loaded: ${threadId}`)
+  const turns = includeTurns ? await storedTurns(context, kernel, summary) : []
+  return { thread: (await storedThreadResult(context, kernel, summary, turns)).thread }
 }

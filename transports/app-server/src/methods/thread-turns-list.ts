@@ -23,9 +23,9 @@ const threadTurnsListParamsSchema = z.object({
 export const threadTurnsList: MethodHandler = async (params, context) => {
   const parsed = parseParams(threadTurnsListParamsSchema, params)
   const kernel = await context.kernel()
-  const summary = storedThread(kernel, parsed.threadId, `thread not loaded: ${parsed.threadId}`)
+  const summary = await storedThread(kernel, parsed.threadId, `thread not loaded: ${parsed.threadId}`)
   const anchor = parsed.cursor ? parseHistoryCursor(parsed.cursor, parsed.threadId, 'turns') : undefined
-  const turns = storedTurns(context, kernel, summary).map((turn, ordinal) => ({ ordinal, turn }))
+  const turns = (await storedTurns(context, kernel, summary)).map((turn, ordinal) => ({ ordinal, turn }))
   const { data, nextCursor, backwardsCursor } = page(turns, (entry) => entry.ordinal, byNumber, {
     direction: parsed.sortDirection ?? 'desc',
     limit: pageSize(parsed.limit),

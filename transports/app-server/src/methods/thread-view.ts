@@ -6,7 +6,7 @@ import { turnsFromEvents, type WireTurn } from '../wire-items.js'
 import type { MethodContext } from './method-context.js'
 
 /** The session store's summary of a thread, or the `-32600` answer (`missing`) Codex gives for a thread it has no log of. */
-export function storedThread(kernel: Kernel, threadId: string, missing: string): SessionSummary {
+export async function storedThread(kernel: Kernel, threadId: string, missing: string): Promise<SessionSummary> {
   const store = kernel.resolve('sessionStore')
   try {
     store.pathFor(threadId)
@@ -14,15 +14,15 @@ export function storedThread(kernel: Kernel, threadId: string, missing: string):
     throw invalidRequest(`invalid thread id: ${errorMessage(error)}`)
   }
   try {
-    return store.summary(threadId)
+    return await store.summary(threadId)
   } catch {
     throw invalidRequest(missing)
   }
 }
 
 /** A thread's turns with their items, rebuilt from its log as `thread/resume` shows them. */
-export function storedTurns(context: MethodContext, kernel: Kernel, summary: SessionSummary): WireTurn[] {
-  const { events } = kernel.resolve('sessionStore').load(summary.id)
+export async function storedTurns(context: MethodContext, kernel: Kernel, summary: SessionSummary): Promise<WireTurn[]> {
+  const { events } = await kernel.resolve('sessionStore').load(summary.id)
   const cwd = context.threads.get(summary.id)?.session.cwd ?? summary.cwd ?? kernel.cwd
   return turnsFromEvents(events, cwd, context.hostInput() !== undefined)
 }
@@ -32,9 +32,9 @@ export function storedTurns(context: MethodContext, kernel: Kernel, summary: Ses
  * `threadResult`. What only the store knows is laid over its thread: `notLoaded` for a thread this server has not
  * loaded, the first prompt as `preview`, `name`, `forkedFromId`, and the log's `createdAt`/`updatedAt`.
  */
-export function storedThreadResult(context: MethodContext, kernel: Kernel, summary: SessionSummary, turns: WireTurn[]) {
+export async function storedThreadResult(context: MethodContext, kernel: Kernel, summary: SessionSummary, turns: WireTurn[]) {
   const loaded = context.threads.get(summary.id)
-  const result = context.threadResult(kernel, loaded ?? unloadedThread(kernel, summary), turns)
+  const result = await context.threadResult(kernel, loaded ?? unloadedThread(kernel, summary), turns)
   const thread: Record<string, unknown> = {
     ...result.thread,
     ...(loaded ? {} : { status: { type: 'notLoaded' } }),

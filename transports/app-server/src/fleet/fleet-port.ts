@@ -1,0 +1,70 @@
+import type { SessionEvent } from '@harness-kernel/kernel'
+
+/** An input a front-end accepted for a thread another process owns: a `turn/steer`'s input, or a `turn/interrupt`. */
+export type InboxKind = 'steer' | 'interrupt'
+
+export interface InboxSteerPayload {
+  input: unknown[]
+  /** The turn the client steered (`expectedTurnId`); the owner steers the running turn, or starts one with it. */
+  expectedTurnId: string
+  clientUserMessageId: string | null
+}
+
+export interface InboxInterruptPayload {
+  turnId: string
+}
+
+export interface InboxItem {
+  id: string
+  threadId: string
+  kind: InboxKind
+  payload: InboxSteerPayload | InboxInterruptPayload
+  /** Which front-end accepted it (for messages). */
+  acceptedBy: string
+}
+
+/** Where an inbox row stands: `recorded` in the thread's log, or `returned` (dropped, reported back), else waiting. */
+export type InboxState = 'pending' | 'claimed' | 'recorded' | 'returned'
+
+/**
+ * What the App Server needs of a shared session store to serve threads that live in other processes (the fleet):
+ * an inbox that carries input to a thread's owner, the owner's claim of it, and the thread's log as it grows.
+ * A store that writes a log settles inbox rows itself, in the transaction that writes the event recording them: a
+ * `message` whose `meta.steeringItemId` is the row's id, `steering/accepted` (`itemIds` recorded, `droppedIds`
+ * returned) or `steering/dropped` (`itemIds` returned).
+ */
+export interface FleetPort {
+  /** This process, as leases and `acceptedBy` name it. */
+  readonly instance: string
+  /**
+   * Records the input once per id (a retry with the same id finds the row) and wakes the owner; resolves once it is
+   * committed, so the client may be answered. `duplicate` when the row was there already.
+   */
+  accept(item: InboxItem): Promise<{ state: InboxState; duplicate: boolean }>
+  /**
+   * The thread's inbox rows this process may act on now, oldest first, marked claimed under the lease this process
+   * holds on the thread: pending ones, and ones claimed under an older epoch (their claimant lost the thread). None
+   * when this process holds no live lease on it.
+   */
+  claim(threadId: string): Promise<InboxItem[]>
+  /** Claimed rows go back to pending (not acted on after all). */
+  release(ids: readonly string[]): Promise<void>
+  /** Settles rows that no log event records (an interrupt: acted on, or with nothing to interrupt). */
+  settle(ids: readonly string[], state: 'recorded' | 'returned'): Promise<void>
+  /** Where a row stands, for a retried request; undefined when there is none. */
+  stateOf(id: string): Promise<InboxState | undefined>
+  /**
+   * Calls `wake(threadId)` when a thread gets input (`LISTEN`) and, as a safety net for a notification lost on a
+   * reconnect, every `pollMs` for each thread with pending rows.
+   */
+  watchInbox(wake: (threadId: string) => void): { close(): Promise<void> }
+  /** Threads with pending or stale-claimed input and no live lease: ones a process should take over. */
+  orphans(): Promise<string[]>
+  /** The live holder of the thread's lease, if any. */
+  holder(threadId: string): Promise<{ pid: number; host: string; instance: string; epoch: number } | undefined>
+  /**
+   * Calls `onEvents` with the thread's events after `afterSeq` as they are committed, in order and each once, until
+   * `signal` aborts; a lost connection is retried and the follower catches up from where it was.
+   */
+  follow(threadId: string, afterSeq: number, onEvents: (events: SessionEvent[]) => void, signal: AbortSignal): Promise<void>
+}
