@@ -121,6 +121,9 @@ describe('a thread taken over by another kernel', () => {
     expect(result.reason).toMatch(/^session thread-1 was taken over by another process \(epoch now 2, ours 1\)/)
     await waitFor(async () => gone(pid), `pid ${pid} to be gone`)
 
+    // The new owner goes on; its turn ends once what it wrote is committed (the log writes behind).
+    expect((await resumed.run('hello again')).status).toBe('completed')
+
     // The log: the first kernel's events up to the take-over (epoch 1), then only the new owner's (epoch 2).
     const rows = await database.sql<{ seq: string; epoch: string; body: SessionEvent }>(
       `SELECT seq, epoch, body FROM "${schema}".events WHERE thread_id = $1 ORDER BY seq`,
@@ -139,8 +142,6 @@ describe('a thread taken over by another kernel', () => {
       { type: 'session/resume' },
     ])
 
-    // The new owner goes on.
-    expect((await resumed.run('hello again')).status).toBe('completed')
     const { events } = await second.kernel.resolve('sessionStore').load('thread-1')
     expect(events.at(-1)).toMatchObject({ type: 'turn/end', status: 'completed' })
   })
