@@ -249,19 +249,19 @@ export class AppThread {
     this.#commands.turnEnded()
   }
 
-  readonly #recordedWaiters = new Map<string, (turnId: string) => void>()
+  readonly #recordedWaiters = new Map<string, ((turnId: string) => void)[]>()
 
   /** Settles with the turn a message carrying `itemId` (its `steeringItemId`) is recorded in, once it is. */
   whenRecorded(itemId: string): Promise<string> {
-    return new Promise((resolve) => this.#recordedWaiters.set(itemId, resolve))
+    return new Promise((resolve) => this.#recordedWaiters.set(itemId, [...(this.#recordedWaiters.get(itemId) ?? []), resolve]))
   }
 
   #itemRecorded(event: Extract<SessionEvent, { type: 'message' }>): void {
     const itemId = event.message.meta?.steeringItemId
     if (typeof itemId !== 'string' || event.turnId === undefined) return
-    const waiter = this.#recordedWaiters.get(itemId)
+    const waiters = this.#recordedWaiters.get(itemId) ?? []
     this.#recordedWaiters.delete(itemId)
-    waiter?.(event.turnId)
+    for (const waiter of waiters) waiter(event.turnId)
   }
 
   /** Interrupts whatever runs (host gone, shutdown). */

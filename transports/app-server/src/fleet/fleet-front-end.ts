@@ -1,9 +1,9 @@
-import type { GuardrailsPolicy, Kernel } from '@harness-kernel/kernel'
+import { errorMessage, type GuardrailsPolicy, type Kernel } from '@harness-kernel/kernel'
 import { SERVER_VERSION } from '../app-server-options.js'
 import type { AppThread } from '../app-thread.js'
 import type { ConnectionChannel } from '../connection-channel.js'
 import type { UserInput } from '../params.js'
-import { invalidRequest } from '../rpc-errors.js'
+import { INTERNAL_ERROR, invalidRequest, RpcError } from '../rpc-errors.js'
 import { threadResponse } from '../thread-object.js'
 import { uuidv7 } from '../uuid-v7.js'
 import type { WireTurn } from '../wire-items.js'
@@ -191,8 +191,8 @@ export class FleetFrontEnd {
     let loaded: Awaited<ReturnType<typeof store.load>>
     try {
       loaded = await store.load(threadId)
-    } catch {
-      throw invalidRequest(`thread not found: ${threadId}`)
+    } catch (error) {
+      throw unreadable(threadId, error)
     }
     const again = this.#remotes.get(threadId)
     if (again) return again
@@ -228,8 +228,8 @@ export class FleetFrontEnd {
       else {
         try {
           open = openTurn((await store.load(threadId)).events)
-        } catch {
-          throw invalidRequest(`thread not found: ${threadId}`)
+        } catch (error) {
+          throw unreadable(threadId, error)
         }
       }
       if (open === expected || Date.now() >= deadline) return open
@@ -261,3 +261,13 @@ function withinStartTimeout(recorded: Promise<string>, itemId: string): Promise<
 /** How long a steer or interrupt of a thread another process runs waits for its log to show the turn it names. */
 const LOG_LAG_MS = 2_000
 const LOG_POLL_MS = 25
+
+/**
+ * A thread whose log could not be read: `thread not found` only when it does not exist. Anything else (the database
+ * restarting) is an internal error, which a client retries, never a final answer that would make it drop its input.
+ */
+function unreadable(threadId: string, error: unknown): RpcError {
+  const message = errorMessage(error)
+  if (/does not exist|no session /.test(message)) return invalidRequest(`thread not found: ${threadId}`)
+  return new RpcError(INTERNAL_ERROR, `could not read thread ${threadId}: ${message}`)
+}

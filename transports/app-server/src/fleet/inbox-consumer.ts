@@ -27,6 +27,8 @@ export class InboxConsumer {
   readonly #again = new Set<string>()
   readonly #watch: { close(): Promise<void> }
   readonly #sweep: NodeJS.Timeout
+  /** A sweep still running: the next tick skips, so slow take-overs never pile up on one thread. */
+  #sweeping = false
   #closed = false
 
   constructor(options: InboxConsumerOptions) {
@@ -96,7 +98,16 @@ export class InboxConsumer {
   }
 
   async #sweepOrphans(): Promise<void> {
-    if (this.#closed) return
+    if (this.#closed || this.#sweeping) return
+    this.#sweeping = true
+    try {
+      await this.#takeOverOrphans()
+    } finally {
+      this.#sweeping = false
+    }
+  }
+
+  async #takeOverOrphans(): Promise<void> {
     let orphans: string[]
     try {
       orphans = await this.#options.port.orphans()

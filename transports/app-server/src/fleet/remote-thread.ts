@@ -63,21 +63,21 @@ export class RemoteThread {
     this.#abort.abort()
   }
 
-  readonly #recordedWaiters = new Map<string, (turnId: string) => void>()
+  readonly #recordedWaiters = new Map<string, ((turnId: string) => void)[]>()
 
   /** Settles with the turn a message carrying `itemId` (its `steeringItemId`) was recorded in, once the log has it. */
   whenRecorded(itemId: string): Promise<string> {
     const turnId = turnOfItem(this.#events, itemId)
     if (turnId !== undefined) return Promise.resolve(turnId)
-    return new Promise((resolve) => this.#recordedWaiters.set(itemId, resolve))
+    return new Promise((resolve) => this.#recordedWaiters.set(itemId, [...(this.#recordedWaiters.get(itemId) ?? []), resolve]))
   }
 
   #grow(events: SessionEvent[]): void {
-    for (const [itemId, resolve] of this.#recordedWaiters) {
+    for (const [itemId, waiters] of this.#recordedWaiters) {
       const turnId = turnOfItem(events, itemId)
       if (turnId === undefined) continue
       this.#recordedWaiters.delete(itemId)
-      resolve(turnId)
+      for (const waiter of waiters) waiter(turnId)
     }
     const before = new Map(this.turns(false).map((turn) => [turn.id, turn]))
     this.#events.push(...events)
