@@ -165,7 +165,7 @@ async function run(): Promise<void> {
     async () => {
       const states = await db!.rowStates([...ids.values()].map((sent) => rowOf(sent.at(-1)!)))
       for (const [n, sent] of ids) {
-        if (states.get(rowOf(sent.at(-1)!)) !== 'returned') continue
+        if (states.get(rowOf(sent.at(-1)!)) !== 'dropped') continue
         resent++
         await sendInput(n)
       }

@@ -44,8 +44,8 @@ describe('the fleet’s inbox', () => {
         accepted_by: 'front-end-1',
       },
     ])
-    await fleet.settle(['item-1'], 'returned')
-    expect(await fleet.accept(steerItem('item-1', 'thread-1'))).toEqual({ state: 'returned', duplicate: true })
+    await fleet.settle(['item-1'], 'dropped')
+    expect(await fleet.accept(steerItem('item-1', 'thread-1'))).toEqual({ state: 'dropped', duplicate: true })
   })
 
   it('accept refuses a thread without a log (none, or a row only a lock made), and an id taken by another thread', async () => {
@@ -88,8 +88,8 @@ describe('the fleet’s inbox', () => {
     expect((await fleet.claim('thread-1')).map((item) => item.id)).toEqual(['item-a', 'item-c'])
 
     await fleet.settle(['item-b'], 'recorded')
-    await fleet.settle(['item-a', 'item-b'], 'returned')
-    expect(await fleet.stateOf('item-a')).toBe('returned')
+    await fleet.settle(['item-a', 'item-b'], 'dropped')
+    expect(await fleet.stateOf('item-a')).toBe('dropped')
     expect(await fleet.stateOf('item-b')).toBe('recorded')
     expect(await fleet.stateOf('no-such-item')).toBeUndefined()
     await expect(fleet.settle(['item-c'], 'pending' as 'recorded')).rejects.toMatchObject({ name: 'KernelError' })
@@ -98,7 +98,7 @@ describe('the fleet’s inbox', () => {
     expect(await fleet.claim('thread-1')).toEqual([])
   })
 
-  it('the log settles rows as it writes: a message naming the item recorded, steering/dropped returned, the first event naming one wins', async () => {
+  it('the log settles rows as it writes: a message naming the item recorded, steering/dropped settled dropped, the first event naming one wins', async () => {
     const store = database.store()
     const { log } = await openThread(database, store, 'thread-1')
     const fleet = store.fleet()
@@ -125,9 +125,9 @@ describe('the fleet’s inbox', () => {
       `SELECT id, state, settled_seq FROM "${store.schema}".inbox ORDER BY id`,
     )
     expect(rows).toEqual([
-      { id: 'by-drop', state: 'returned', settled_seq: String(dropped.seq) },
+      { id: 'by-drop', state: 'dropped', settled_seq: String(dropped.seq) },
       { id: 'by-message', state: 'recorded', settled_seq: String(message.seq) },
-      { id: 'claimed-then-dropped', state: 'returned', settled_seq: String(dropped.seq) },
+      { id: 'claimed-then-dropped', state: 'dropped', settled_seq: String(dropped.seq) },
       { id: 'message-then-drop', state: 'recorded', settled_seq: String(first.seq) },
       { id: 'other-thread', state: 'pending', settled_seq: null },
       { id: 'untouched', state: 'pending', settled_seq: null },

@@ -49,7 +49,7 @@ describe('watching the inbox', () => {
     await fleet.accept(steerItem('claimed-now-item', 'claimed-now'))
     await fleet.claim('claimed-now')
     await fleet.accept(steerItem('settled-item', 'settled'))
-    await fleet.settle(['settled-item'], 'returned')
+    await fleet.settle(['settled-item'], 'dropped')
     await fleet.accept(steerItem('stale-item', 'stale-claimed'))
     await fleet.claim('stale-claimed')
     // What a take-over leaves: the row claimed under the epoch before the thread's.

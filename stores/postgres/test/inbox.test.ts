@@ -5,7 +5,7 @@ import { useTestDatabase } from './support/test-database.js'
 const database = useTestDatabase()
 
 describe('the steering inbox', () => {
-  it('a steering/accepted event settles the thread’s pending and claimed rows in the same transaction: items recorded, drops returned', async () => {
+  it('a steering/accepted event settles the thread’s pending and claimed rows in the same transaction: items recorded, drops settled dropped', async () => {
     const store = database.store()
     const id = 'steered-thread'
     const lock = database.track(await store.lock(id))
@@ -49,7 +49,7 @@ describe('the steering inbox', () => {
     )
     expect(settled).toEqual([
       { id: 'claimed-item', state: 'recorded', settled_seq: String(event.seq), settled: true },
-      { id: 'dropped-item', state: 'returned', settled_seq: String(event.seq), settled: true },
+      { id: 'dropped-item', state: 'dropped', settled_seq: String(event.seq), settled: true },
       { id: 'other-threads-item', state: 'pending', settled_seq: null, settled: false },
       { id: 'pending-item', state: 'recorded', settled_seq: String(event.seq), settled: true },
       { id: 'settled-before', state: 'recorded', settled_seq: null, settled: false },

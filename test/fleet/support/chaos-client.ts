@@ -31,7 +31,7 @@ export interface ClientStats {
 }
 
 /** What a send came to: accepted (a request for it was answered with success), or handed back before it was. */
-export type SendOutcome = 'accepted' | 'returned'
+export type SendOutcome = 'accepted' | 'dropped'
 
 const SUSPECT_MS = 5_000
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -98,7 +98,7 @@ export class ChaosClient {
         }
         this.#failed(url, error)
         // Handed back while the client retried (its turn dropped it): it is sent again under a new id.
-        if ((await this.#options.rowState(`steer:${threadId}:${clientId}`)) === 'returned') return 'returned'
+        if ((await this.#options.rowState(`steer:${threadId}:${clientId}`)) === 'dropped') return 'dropped'
         await pause(50 + rng.int(150))
       }
     }

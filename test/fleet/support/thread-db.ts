@@ -1,6 +1,6 @@
 import pg from 'pg'
 
-export type RowState = 'pending' | 'claimed' | 'recorded' | 'returned'
+export type RowState = 'pending' | 'claimed' | 'recorded' | 'dropped'
 
 export interface Holder {
   pid: number

@@ -29,9 +29,9 @@ export interface InboxItem {
 /**
  * Where an inbox row stands. `pending`: accepted, waiting for the thread's owner; `claimed`: taken by the lease holder
  * at some epoch (again claimable once a newer epoch holds the thread); `recorded`: in the thread's log, or acted on;
- * `returned`: not acted on, handed back to the client and never delivered again.
+ * `dropped`: not acted on, handed back to the client and never delivered again.
  */
-export type InboxState = 'pending' | 'claimed' | 'recorded' | 'returned'
+export type InboxState = 'pending' | 'claimed' | 'recorded' | 'dropped'
 
 /** A thread's lease holder, as `holder()` names it. */
 export interface FleetHolder {

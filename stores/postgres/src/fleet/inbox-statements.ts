@@ -79,7 +79,7 @@ export async function releaseItems(db: Database, ids: readonly string[], instanc
 }
 
 /** Settles open rows; a row settled before keeps its state (the first settlement wins, as in the log). */
-export async function settleItems(db: Database, ids: readonly string[], state: 'recorded' | 'returned'): Promise<void> {
+export async function settleItems(db: Database, ids: readonly string[], state: 'recorded' | 'dropped'): Promise<void> {
   await db.query(
     `UPDATE ${db.tables.inbox} SET state = $2, settled_at = now() WHERE id = ANY($1::text[]) AND state IN ('pending', 'claimed')`,
     [ids, state],

@@ -56,8 +56,8 @@ export class PostgresFleet {
   }
 
   /** Settles rows no log event records; a row already settled keeps its state. */
-  async settle(ids: readonly string[], state: 'recorded' | 'returned'): Promise<void> {
-    if (state !== 'recorded' && state !== 'returned') throw new KernelError(`an inbox row settles as recorded or returned, not ${state}`)
+  async settle(ids: readonly string[], state: 'recorded' | 'dropped'): Promise<void> {
+    if (state !== 'recorded' && state !== 'dropped') throw new KernelError(`an inbox row settles as recorded or dropped, not ${state}`)
     if (ids.length > 0) await settleItems(this.#db, ids, state)
   }
 

@@ -23,15 +23,15 @@ export interface InboxItem {
   acceptedBy: string
 }
 
-/** Where an inbox row stands: `recorded` in the thread's log, or `returned` (dropped, reported back), else waiting. */
-export type InboxState = 'pending' | 'claimed' | 'recorded' | 'returned'
+/** Where an inbox row stands: `recorded` in the thread's log, or `dropped` (not recorded: reported back, never delivered again), else waiting. */
+export type InboxState = 'pending' | 'claimed' | 'recorded' | 'dropped'
 
 /**
  * What the App Server needs of a shared session store to serve threads that live in other processes (the fleet):
  * an inbox that carries input to a thread's owner, the owner's claim of it, and the thread's log as it grows.
  * A store that writes a log settles inbox rows itself, in the transaction that writes the event recording them: a
  * `message` whose `meta.steeringItemId` is the row's id, `steering/accepted` (`itemIds` recorded, `droppedIds`
- * returned) or `steering/dropped` (`itemIds` returned).
+ * dropped) or `steering/dropped` (`itemIds` dropped).
  */
 export interface FleetPort {
   /** This process, as leases and `acceptedBy` name it. */
@@ -50,7 +50,7 @@ export interface FleetPort {
   /** Claimed rows go back to pending (not acted on after all). */
   release(ids: readonly string[]): Promise<void>
   /** Settles rows that no log event records (an interrupt: acted on, or with nothing to interrupt). */
-  settle(ids: readonly string[], state: 'recorded' | 'returned'): Promise<void>
+  settle(ids: readonly string[], state: 'recorded' | 'dropped'): Promise<void>
   /** Where a row stands, for a retried request; undefined when there is none. */
   stateOf(id: string): Promise<InboxState | undefined>
   /**

@@ -94,7 +94,7 @@ export class InboxConsumer {
     const { turnId } = item.payload as InboxInterruptPayload
     const running = thread.activeTurnId === turnId
     if (running) thread.interrupt(turnId, () => {})
-    await this.#options.port.settle([item.id], running ? 'recorded' : 'returned')
+    await this.#options.port.settle([item.id], running ? 'recorded' : 'dropped')
   }
 
   async #sweepOrphans(): Promise<void> {
