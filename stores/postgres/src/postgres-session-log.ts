@@ -70,8 +70,9 @@ export class PostgresSessionLog implements SessionLog {
     const event = { v: 1, seq: this.#seq + 1, at: this.#timestamp(), ...body } as SessionEvent
     this.#pending.push(event)
     this.#seq = event.seq
-    // Started after the current task's appends, so that they go in one batch.
-    this.#writer ??= Promise.resolve().then(() => this.#write())
+    // Started once the event loop has run what is ready now (a step appends across several tasks), so that a step's
+    // appends go in one batch and one commit.
+    this.#writer ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#write())
     return event
   }
 
