@@ -1,9 +1,10 @@
-import { mkdtempSync, realpathSync } from 'node:fs'
+import { existsSync, mkdtempSync, realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import {
   AppServerClient,
+  type AppServerClientOptions,
   type AppServerHost,
   type AppServerClient as Client,
   createAppServerBridge,
@@ -14,6 +15,7 @@ import { createKernel, type Kernel, type ModelProvider, type ModelRequest } from
 import { type PostgresFleet, type PostgresSessionLock, type PostgresSessionStore, postgresStore } from '@harness-kernel/store-postgres'
 import { gate } from '@harness-kernel/testing'
 import { type PostgresServer, startPostgres } from '@harness-kernel/testing/postgres'
+import { tools } from '@harness-kernel/tools'
 import pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
@@ -66,7 +68,7 @@ interface Front {
   store: PostgresSessionStore
   fleet: PostgresFleet
   locks: PostgresSessionLock[]
-  connect(name: string): Promise<Client>
+  connect(name: string, options?: AppServerClientOptions): Promise<Client>
 }
 
 async function frontEnd(schema: string, provider: ModelProvider, leaseMs = 15_000): Promise<Front> {
@@ -83,6 +85,7 @@ async function frontEnd(schema: string, provider: ModelProvider, leaseMs = 15_00
   const kernel = createKernel(
     [
       bridge.plugin,
+      tools({ include: ['shell'] }),
       {
         name: 'fleet-test',
         setup: (api) => {
@@ -105,11 +108,11 @@ async function frontEnd(schema: string, provider: ModelProvider, leaseMs = 15_00
     store,
     fleet,
     locks,
-    async connect(name) {
+    async connect(name, options = {}) {
       const toServer = new PassThrough()
       const fromServer = new PassThrough()
       host.connect({ input: toServer, output: fromServer, label: name })
-      const client = new AppServerClient(fromServer, toServer)
+      const client = new AppServerClient(fromServer, toServer, options)
       closers.push(async () => {
         toServer.end()
       })
@@ -190,6 +193,40 @@ describe('App Servers sharing threads through PostgreSQL', () => {
     await until(async () => (await row(schema, `steer:${thread.id}:start-1`))?.state === 'recorded', 'the input to be recorded')
     const { events } = await owner.store.load(thread.id)
     expect(events.filter((event) => event.type === 'turn/start')).toHaveLength(1)
+  })
+
+  it('a turn started through another front-end asks no connection of the owner for approval: its command is refused', async () => {
+    const schema = `fleet_${process.pid}_${++schemas}`
+    let calls = 0
+    const provider: ModelProvider = {
+      id: 'touch-model',
+      async generate(request) {
+        calls++
+        const answered = request.messages.at(-1)?.role === 'tool'
+        if (calls === 1 || answered) return { content: [{ type: 'text', text: 'done' }] }
+        return { content: [{ type: 'tool_call', id: `call-${calls}`, name: 'shell', input: { command: 'touch approved' } }] }
+      },
+    }
+    const owner = await frontEnd(schema, provider)
+    const other = await frontEnd(schema, model())
+    const asked: string[] = []
+    const a = await owner.connect('a', {
+      onApproval: (params) => {
+        asked.push(String(params.itemId))
+        return { decision: 'accept' }
+      },
+    })
+    const b = await other.connect('b')
+    const { thread } = await a.startThread({ approvalPolicy: 'untrusted' })
+    // a starts (and so owns) the first turn; b's turn comes through the inbox.
+    const first = await a.startTurn(thread.id, 'hello')
+    await a.turnCompleted(thread.id, first.turn.id)
+    const { turn } = await b.startTurn(thread.id, 'touch it', 'from-b')
+    const done = (await a.turnCompleted(thread.id, turn.id)) as { turn: WireTurn }
+    expect(done.turn.status).toBe('completed')
+    expect(asked).toEqual([])
+    const cwd = (await owner.store.summary(thread.id)).cwd!
+    expect(existsSync(join(cwd, 'approved'))).toBe(false)
   })
 
   it('an interrupt sent to another front-end interrupts the owner’s turn', async () => {

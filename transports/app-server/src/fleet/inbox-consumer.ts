@@ -1,6 +1,7 @@
 import { errorMessage } from '@harness-kernel/kernel'
 import type { AppThread } from '../app-thread.js'
 import type { UserInput } from '../params.js'
+import { threadChannelOf } from '../thread-channel.js'
 import type { FleetPort, InboxInterruptPayload, InboxItem, InboxSteerPayload } from './fleet-port.js'
 
 export interface InboxConsumerOptions {
@@ -77,6 +78,10 @@ export class InboxConsumer {
 
   async #steer(thread: AppThread, item: InboxItem): Promise<void> {
     const payload = item.payload as InboxSteerPayload
+    // A turn it starts from another server's input was started by no connection of this one: its approvals and host
+    // input are asked of nobody (refused, not asked), never of whichever connection started an earlier turn.
+    const channel = threadChannelOf(thread.steering)
+    if (!thread.busy && channel && item.acceptedBy !== this.#options.port.instance) channel.owner = undefined
     // Into the running turn when there is one, else it starts one: either way recorded once, under the item's id.
     await thread.startTurn(
       payload.input as UserInput[],
