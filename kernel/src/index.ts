@@ -30,7 +30,7 @@ export {
   type LauncherProcessRunnerOptions,
 } from './process/launcher/launcher-process-runner.js'
 export { LAUNCHER_NODE_FLAGS, ProcessLauncher, type ProcessLauncherOptions } from './process/launcher/process-launcher.js'
-export { FileProcessLedger, type ProcessGroupRecord, type ProcessLedger } from './process/process-ledger.js'
+export { FileProcessLedger, type ProcessGroupRecord, type ProcessLedger, processGroupRecord } from './process/process-ledger.js'
 export { describeReap, type ReapOutcome, reapProcessGroups } from './process/reap-process-groups.js'
 export * from './process/shell-environment.js'
 export * from './process-runner.js'

@@ -13,7 +13,7 @@ import {
 } from '@harness-kernel/app-server'
 import { createKernel, type Kernel, type ModelProvider, type ModelRequest } from '@harness-kernel/kernel'
 import { type PostgresFleet, type PostgresSessionLock, type PostgresSessionStore, postgresStore } from '@harness-kernel/store-postgres'
-import { gate } from '@harness-kernel/testing'
+import { gate, waitUntil } from '@harness-kernel/testing'
 import { type PostgresServer, startPostgres } from '@harness-kernel/testing/postgres'
 import { tools } from '@harness-kernel/tools'
 import pg from 'pg'
@@ -125,15 +125,7 @@ async function frontEnd(schema: string, provider: ModelProvider, leaseMs = 15_00
 const row = async (schema: string, id: string) =>
   (await admin.query(`SELECT state FROM "${schema}".inbox WHERE id = $1`, [id])).rows[0] as { state: string } | undefined
 
-async function until<T>(probe: () => Promise<T | undefined | false>, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
+const until = <T>(probe: () => Promise<T | undefined | false>, what: string) => waitUntil(probe, what, { boundMs: 20_000 })
 
 describe('App Servers sharing threads through PostgreSQL', () => {
   it('a steer sent to another front-end reaches the running turn once, retries included, and that front-end follows the turn', async () => {

@@ -8,15 +8,19 @@ export interface WaitUntilOptions {
 
 /**
  * Checks `probe` until it returns something other than `undefined` or `false`, and resolves with that value. For a
- * state that has no event of its own to wait on (a file another process writes, a process that exits); a throw counts
- * as "not yet", and the last one is named if the wait gives up.
+ * state that has no event of its own to wait on (a file another process writes, a process that exits, a row in a
+ * database); the probe may be async; a throw (or a rejection) counts as "not yet", and the last one is named if the wait gives up.
  */
-export async function waitUntil<T>(probe: () => T | undefined | false, what: string, options: WaitUntilOptions = {}): Promise<T> {
+export async function waitUntil<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  options: WaitUntilOptions = {},
+): Promise<T> {
   const deadline = Date.now() + (options.boundMs ?? WAIT_BOUND_MS)
   let lastError: unknown
   for (;;) {
     try {
-      const value = probe()
+      const value = await probe()
       if (value !== undefined && value !== false) return value
     } catch (error) {
       lastError = error

@@ -35,7 +35,7 @@ export interface ProcessLedger {
 }
 
 /** The record of a group starting now on this host: what `reapProcessGroups` needs to tell it from a later one. */
-function processGroupRecord(record: { pgid: number; command: string; startTicks?: number | undefined }): ProcessGroupRecord {
+export function processGroupRecord(record: { pgid: number; command: string; startTicks?: number | undefined }): ProcessGroupRecord {
   const bootId = currentBootId()
   return {
     pgid: record.pgid,

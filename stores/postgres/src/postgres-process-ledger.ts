@@ -1,11 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { hostname } from 'node:os'
-import { FileProcessLedger, type ProcessGroupRecord, type ProcessLedger } from '@harness-kernel/kernel'
+import { FileProcessLedger, type ProcessGroupRecord, type ProcessLedger, processGroupRecord } from '@harness-kernel/kernel'
 import type { Database } from './database.js'
 import type { WriteBehind } from './write-behind.js'
-
-/** As the file ledger cuts a command line. */
-const COMMAND_CHARS = 200
 
 /**
  * A thread's process ledger: a local file (the kernel's `FileProcessLedger`), written synchronously, so the records of
@@ -32,7 +28,7 @@ export class PostgresProcessLedger implements ProcessLedger {
 
   started(record: { pgid: number; command: string; startTicks?: number | undefined }): void {
     this.#file.started(record)
-    const row = tableRecord(record, this.#host)
+    const row = processGroupRecord(record)
     this.#writeBehind(
       (processes) =>
         `INSERT INTO ${processes} (thread_id, pgid, host, record) VALUES ($1, $2, $3, $4::jsonb)
@@ -69,31 +65,4 @@ export class PostgresProcessLedger implements ProcessLedger {
   #writeBehind(sql: (processes: string) => string, values: unknown[]): void {
     this.#behind.push(() => this.#db.query(sql(this.#db.tables.processes), values))
   }
-}
-
-/** The record the file ledger writes for a group starting now (its format, for readers of either). */
-function tableRecord(record: { pgid: number; command: string; startTicks?: number | undefined }, host: string): ProcessGroupRecord {
-  const bootId = currentBootId()
-  return {
-    pgid: record.pgid,
-    command: record.command.slice(0, COMMAND_CHARS),
-    startedAt: new Date().toISOString(),
-    host,
-    ...(record.startTicks === undefined ? {} : { startTicks: record.startTicks }),
-    ...(bootId === undefined ? {} : { bootId }),
-  }
-}
-
-let bootId: string | null | undefined
-
-/** Linux's id of this boot; undefined elsewhere. */
-function currentBootId(): string | undefined {
-  if (bootId === undefined) {
-    try {
-      bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()
-    } catch {
-      bootId = null
-    }
-  }
-  return bootId ?? undefined
 }

@@ -1,5 +1,6 @@
 import type { SessionEvent, SessionEventBody } from '@harness-kernel/kernel'
 import { describe, expect, it } from 'vitest'
+import { appendThroughRestart } from './support/append-through-restart.js'
 import { openThread, steerItem } from './support/fleet-threads.js'
 import { useTestDatabase } from './support/test-database.js'
 import { waitFor } from './support/wait-for.js'
@@ -22,19 +23,7 @@ describe('the fleet across a database restart', () => {
     const stop = new AbortController()
     const following = reader.fleet({ followPollMs: 10 }).follow('thread-1', 1, (events) => received.push(...events), stop.signal)
     await waitFor(async () => received.length === 1, 'the first event')
-    let restarting = true
-    const restart = database.server.restart({ mode: 'immediate' }).finally(() => {
-      restarting = false
-    })
-    const syncs: Promise<void>[] = []
-    for (let index = 0; restarting || index < 50; index++) {
-      appended.push(log.append(note(`during ${index}`)))
-      syncs.push(log.sync())
-      // Paces the traffic (a few hundred events during the restart); nothing waits on time passing.
-      await new Promise((resolve) => setTimeout(resolve, 5))
-    }
-    await restart
-    await Promise.all(syncs)
+    appended.push(...(await appendThroughRestart(database.server, log, note)))
     appended.push(log.append(note('after')))
     await log.sync()
     await waitFor(async () => received.length >= appended.length, 'the follower to catch up')

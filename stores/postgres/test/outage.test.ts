@@ -1,6 +1,7 @@
 import type { SessionEvent, SessionEventBody } from '@harness-kernel/kernel'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
+import { appendThroughRestart } from './support/append-through-restart.js'
 import { useTestDatabase } from './support/test-database.js'
 import { waitFor } from './support/wait-for.js'
 
@@ -35,20 +36,7 @@ describe('a database that goes away', () => {
     log.onLost((error) => lost.push(error))
     const appended = [log.append({ type: 'session/start', sessionId: id, cwd: '/w', createdAt: '2026-03-01T00:00:00.000Z' })]
     await log.sync()
-    // Appends go on while the server restarts: some batches die with their connection, others are refused a connection.
-    let restarting = true
-    const restart = database.server.restart({ mode: 'immediate' }).finally(() => {
-      restarting = false
-    })
-    const syncs: Promise<void>[] = []
-    for (let index = 0; restarting || index < 50; index++) {
-      appended.push(log.append(note(`during ${index}`)))
-      syncs.push(log.sync())
-      // Paces the traffic (a few hundred events during the restart); nothing waits on time passing.
-      await new Promise((resolve) => setTimeout(resolve, 5))
-    }
-    await restart
-    await Promise.all(syncs)
+    appended.push(...(await appendThroughRestart(database.server, log, note)))
     appended.push(log.append(note('after')))
     await log.sync()
     expect(lost).toEqual([])

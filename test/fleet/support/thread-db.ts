@@ -1,3 +1,4 @@
+import { waitUntil } from '@harness-kernel/testing'
 import pg from 'pg'
 
 export type RowState = 'pending' | 'claimed' | 'recorded' | 'dropped'
@@ -95,17 +96,7 @@ export class ThreadDb {
   }
 }
 
-/** Polls `probe` every 50 ms until it gives a value, for at most `timeoutMs`. */
-export async function until<T>(
-  probe: () => Promise<T | undefined | false> | T | undefined | false,
-  what: string,
-  timeoutMs: number,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error(`gave up after ${timeoutMs} ms waiting for ${what}`)
-    await pause(50)
-  }
+/** The testing kit's `waitUntil`, bounded by `timeoutMs`. */
+export function until<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs: number): Promise<T> {
+  return waitUntil(probe, what, { boundMs: timeoutMs })
 }
