@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -58,6 +58,29 @@ try {
   const answer = done.turn.items.findLast((item) => item.type === 'agentMessage') as { text?: string } | undefined
   print(`\n${done.turn.status}: ${String(answer?.text)}`)
   if (done.turn.status !== 'completed') failed = true
+
+  print('\nbob starts a turn through server-b, asking for approvals (untrusted); server-a runs it')
+  bob.onApproval = (params) => {
+    print(`  bob ⇠ approval request (relayed from server-a): ${String(params.command)}`)
+    print('  bob ⇢ accept')
+    return { decision: 'accept' }
+  }
+  alice.onApproval = () => {
+    print('  alice ⇠ approval request: wrong, the turn is bob’s')
+    failed = true
+    return { decision: 'decline' }
+  }
+  const second = await bob.request<{ turn: WireTurn }>('turn/start', {
+    threadId: thread.id,
+    input: [{ type: 'text', text: 'Run the tests and write a report.', text_elements: [] }],
+    approvalPolicy: 'untrusted',
+  })
+  const ran = (await bob.turnCompleted(thread.id, second.turn.id)) as { turn: WireTurn }
+  const report = existsSync(join(workspace, 'test-report.txt'))
+    ? readFileSync(join(workspace, 'test-report.txt'), 'utf8').trim()
+    : 'missing'
+  print(`${ran.turn.status}: test-report.txt says "${report}"`)
+  if (ran.turn.status !== 'completed' || report !== 'all tests pass') failed = true
 } catch (error) {
   failed = true
   print(`failed: ${error instanceof Error ? error.message : String(error)}`)

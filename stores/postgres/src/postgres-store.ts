@@ -176,11 +176,12 @@ export class PostgresSessionStore implements SessionStore {
 
   /**
    * The store's side of a fleet of processes sharing the database (the App Server's `FleetPort`): the steering inbox,
-   * claims under this store's leases, and followers of threads' logs. Each call gives a new fleet object (its own
-   * listening connection while it watches the inbox); `close` of the store closes them all.
+   * claims under this store's leases, followers of threads' logs, and relayed server requests (a front-end gone for
+   * longer than `leaseMs` leaves them unanswered). Each call gives a new fleet object (its own listening connections);
+   * `close` of the store closes them all.
    */
   fleet(options: PostgresFleetOptions = {}): PostgresFleet {
-    const fleet = new PostgresFleet(this.#db, this.schema, this.instance, options)
+    const fleet = new PostgresFleet(this.#db, { schema: this.schema, instance: this.instance, leaseMs: this.leaseMs }, options)
     this.#fleets.add(fleet)
     return fleet
   }

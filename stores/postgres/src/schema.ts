@@ -4,9 +4,10 @@ import type { Tables } from './sql-names.js'
 
 /**
  * The version of the tables this store writes; a later store migrates from the number it finds. 2: the inbox's order
- * (`n`) and claimant (`claimed_by`), and an index of its open rows (the fleet).
+ * (`n`) and claimant (`claimed_by`), and an index of its open rows (the fleet). 3: `asks`, the server requests a
+ * thread's owner relays to another front-end.
  */
-export const SCHEMA_VERSION = 2
+export const SCHEMA_VERSION = 3
 
 /** PostgreSQL's codes for a schema or table that is not there. */
 const MISSING = new Set(['3F000', '42P01'])
@@ -125,14 +126,31 @@ function createStatements(t: Tables): string[] {
 }
 
 /**
- * What version 2 adds to the tables of version 1 (`createStatements`). `n`: the order rows
- * were accepted in (adding it to an existing table numbers its rows and rewrites it, under the DDL's lock). The
- * partial index keeps the fleet's polls for open rows cheap however many settled rows the inbox keeps.
+ * What later versions add to the tables of version 1 (`createStatements`), each statement idempotent. Version 2: `n`,
+ * the order rows were accepted in (adding it to an existing table numbers its rows and rewrites it, under the DDL's
+ * lock); the partial index keeps the fleet's polls for open rows cheap however many settled rows the inbox keeps.
+ * Version 3: `asks`; its partial index serves a front-end's look for the requests still to deliver or answer.
  */
 function upgradeStatements(t: Tables): string[] {
   return [
     `ALTER TABLE ${t.inbox} ADD COLUMN IF NOT EXISTS n bigserial`,
     `ALTER TABLE ${t.inbox} ADD COLUMN IF NOT EXISTS claimed_by text`,
     `CREATE INDEX IF NOT EXISTS inbox_open ON ${t.inbox} (thread_id, n) WHERE state IN ('pending', 'claimed')`,
+    `CREATE TABLE IF NOT EXISTS ${t.asks} (
+      id text PRIMARY KEY,
+      thread_id text NOT NULL REFERENCES ${t.threads} (id) ON DELETE CASCADE,
+      turn_id text NOT NULL,
+      kind text NOT NULL,
+      method text NOT NULL,
+      params jsonb NOT NULL,
+      asked_by text NOT NULL,
+      to_instance text NOT NULL,
+      to_connection text NOT NULL,
+      state text NOT NULL DEFAULT 'pending',
+      answer jsonb,
+      asked_at timestamptz NOT NULL DEFAULT now(),
+      ended_at timestamptz
+    )`,
+    `CREATE INDEX IF NOT EXISTS asks_open ON ${t.asks} (to_instance, asked_at) WHERE state IN ('pending', 'sent')`,
   ]
 }

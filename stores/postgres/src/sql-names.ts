@@ -11,6 +11,7 @@ export interface Tables {
   readonly events: string
   readonly processes: string
   readonly inbox: string
+  readonly asks: string
 }
 
 export function tablesIn(schema: string): Tables {
@@ -24,5 +25,6 @@ export function tablesIn(schema: string): Tables {
     events: `${quoted}.events`,
     processes: `${quoted}.processes`,
     inbox: `${quoted}.inbox`,
+    asks: `${quoted}.asks`,
   }
 }

@@ -13,8 +13,15 @@ export function assignable(fleet: Store.PostgresFleet): AppServer.FleetPort {
   const itsItem: AppServer.InboxItem = item
   const state: Store.InboxState = {} as AppServer.InboxState
   const itsState: AppServer.InboxState = state
-  void itsItem
-  void itsState
+  const steer: Store.InboxSteerPayload = {} as AppServer.InboxSteerPayload
+  const itsSteer: AppServer.InboxSteerPayload = steer
+  const request: Store.RelayedRequest = {} as AppServer.RelayedRequest
+  const itsRequest: AppServer.RelayedRequest = request
+  const answer: Store.RelayedAnswer = {} as AppServer.RelayedAnswer
+  const itsAnswer: AppServer.RelayedAnswer = answer
+  const end: Store.RelayedEnd = {} as AppServer.RelayedEnd
+  const itsEnd: AppServer.RelayedEnd = end
+  void [itsItem, itsState, itsSteer, itsRequest, itsAnswer, itsEnd]
   return fleet
 }
 
@@ -153,7 +160,7 @@ describe('the fleet’s inbox', () => {
       )
     const store = database.store({ schema })
     await store.connect()
-    expect(await database.sql(`SELECT version FROM "${schema}".schema_version`)).toEqual([{ version: 2 }])
+    expect(await database.sql(`SELECT version FROM "${schema}".schema_version`)).toEqual([{ version: 3 }])
     const columns = await database.sql<{ column_name: string }>(
       `SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'inbox' AND column_name IN ('n', 'claimed_by') ORDER BY 1`,
       [schema],

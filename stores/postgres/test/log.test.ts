@@ -120,15 +120,15 @@ describe('the thread log in PostgreSQL', () => {
     expect(existsSync(ledger.path)).toBe(false)
   })
 
-  it('sets up its schema once, even when stores start together, at version 2', async () => {
+  it('sets up its schema once, even when stores start together, at version 3', async () => {
     const schema = database.freshSchema()
     const stores = [database.store({ schema }), database.store({ schema }), database.store({ schema })]
     await Promise.all(stores.map((store) => store.list()))
-    expect(await database.sql(`SELECT version FROM "${schema}".schema_version`)).toEqual([{ version: 2 }])
-    await database.sql(`UPDATE "${schema}".schema_version SET version = 3`)
+    expect(await database.sql(`SELECT version FROM "${schema}".schema_version`)).toEqual([{ version: 3 }])
+    await database.sql(`UPDATE "${schema}".schema_version SET version = 4`)
     await expect(database.store({ schema }).list()).rejects.toMatchObject({
       name: 'KernelError',
-      message: expect.stringContaining(`schema "${schema}" is at version 3`),
+      message: expect.stringContaining(`schema "${schema}" is at version 4`),
     })
   })
 

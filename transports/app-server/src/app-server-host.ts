@@ -25,7 +25,7 @@ import {
 } from './params.js'
 import { INVALID_REQUEST, invalidRequest, RpcError } from './rpc-errors.js'
 import { ANSWERED, type RequestId, RpcPeer, type RpcResponse } from './rpc-peer.js'
-import { joinThread, threadChannelOf } from './thread-channel.js'
+import { channelOf, joinThread, threadChannelOf } from './thread-channel.js'
 import { threadResponse } from './thread-object.js'
 import { threadSettings } from './thread-settings.js'
 import type { ThreadSteering } from './thread-steering.js'
@@ -184,6 +184,11 @@ export function createAppServerHost(options: Omit<AppServerOptions, 'input' | 'o
           const thread = adopt(session, Date.now(), undefined)
           if (!threadChannelOf(thread.steering)?.subscribed) scheduleUnload(thread)
           return thread
+        },
+        channelOf: (thread) => channelOf(thread.steering, everyone),
+        connection: (id) => {
+          for (const connection of connections) if (connection.id === id) return connection
+          return undefined
         },
         defaultPolicy,
         log,
@@ -348,15 +353,14 @@ export function createAppServerHost(options: Omit<AppServerOptions, 'input' | 'o
         const parsed = parseParams(turnStartParamsSchema, params)
         const sandbox = parsed.sandboxPolicy ? sandboxPolicyOf(parsed.sandboxPolicy, 'sandboxPolicy') : undefined
         checkExperimentalApproval(parsed.approvalPolicy, connection.experimentalApi)
-        if (fleet && !threads.has(parsed.threadId)) return fleet.start(connection, parsed)
+        const policy = { ...(sandbox ? { sandbox } : {}), ...(parsed.approvalPolicy ? { approval: parsed.approvalPolicy } : {}) }
+        // Another server runs the thread: the policy goes with the input, applied there before the turn uses it.
+        if (fleet && !threads.has(parsed.threadId)) return fleet.start(connection, { ...parsed, policy })
         const thread = threadFor(parsed.threadId)
         if (parsed.input.length === 0) throw invalidRequest('input must not be empty')
         // For this turn and the later ones (Codex); a turn already running (the input is then steered in) has its
         // later tool calls judged under it.
-        applyPolicy(thread.session, {
-          ...(sandbox ? { sandbox } : {}),
-          ...(parsed.approvalPolicy ? { approval: parsed.approvalPolicy } : {}),
-        })
+        applyPolicy(thread.session, policy)
         // The connection that starts a turn is the one its approvals and host input are asked of.
         join(thread.steering, connection, { owner: !thread.busy })
         if (sandbox || parsed.approvalPolicy) {
@@ -366,7 +370,7 @@ export function createAppServerHost(options: Omit<AppServerOptions, 'input' | 'o
           })
         }
         // Shared with other servers: input a client may retry anywhere goes through the inbox, to be recorded once.
-        if (fleet && parsed.clientUserMessageId) return fleet.start(connection, parsed)
+        if (fleet && parsed.clientUserMessageId) return fleet.start(connection, { ...parsed, policy: {} })
         return new Promise((resolve, reject) => {
           thread
             .startTurn(

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { HostChannel, ServerRequestEntry, ServerRequestKind } from './host-channel.js'
 import { ServerRequestLedger } from './host-channel.js'
 import type { HostInputSettings } from './host-input-protocol.js'
@@ -26,6 +27,8 @@ export class ServerRequestRoutes {
 
 /** One client connection: its own `initialize`, opt-outs, host-input settings and server requests. */
 export class ConnectionChannel implements HostChannel {
+  /** Unique across the fleet: another server relays this connection's approvals and host input to it by this id. */
+  readonly id = randomUUID()
   readonly label: string
   readonly peer: RpcPeer
   readonly ledger = new ServerRequestLedger()

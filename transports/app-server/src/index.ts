@@ -10,7 +10,7 @@ export {
 export { type AppServerConnection, type AppServerHost, createAppServerHost } from './app-server-host.js'
 export { AppServerBridge, type AppServerBridgeOptions, createAppServerBridge, type KernelFactory } from './bridge.js'
 export * from './client.js'
-export type { FleetPort, InboxItem, InboxKind, InboxState } from './fleet/fleet-port.js'
+export type { FleetPort, InboxItem, InboxKind, InboxState, RelayedAnswer, RelayedEnd, RelayedRequest } from './fleet/fleet-port.js'
 export { type HostInputItem, type HostInputSettings, negotiateHostInput } from './host-input-protocol.js'
 export * from './listen/index.js'
 export type { UserInput } from './params.js'

@@ -1,4 +1,4 @@
-import type { ConnectionChannel } from './connection-channel.js'
+import { ConnectionChannel } from './connection-channel.js'
 import type { HostChannel, ServerRequestEntry, ServerRequestKind } from './host-channel.js'
 import type { ThreadSteering } from './thread-steering.js'
 
@@ -11,9 +11,12 @@ import type { ThreadSteering } from './thread-steering.js'
 export class ThreadChannel implements HostChannel {
   readonly #subscribers = new Set<ConnectionChannel>()
   readonly #everyone: () => Iterable<ConnectionChannel>
-  readonly #sentTo = new WeakMap<ServerRequestEntry, ConnectionChannel>()
-  /** The connection that started the running (or last) turn. */
-  owner: ConnectionChannel | undefined
+  readonly #sentTo = new WeakMap<ServerRequestEntry, HostChannel>()
+  /**
+   * The connection that started the running (or last) turn: one of this server's, or (a turn started from input
+   * another front-end accepted) that front-end's connection, reached through the store.
+   */
+  owner: HostChannel | undefined
 
   constructor(everyone: () => Iterable<ConnectionChannel>) {
     this.#everyone = everyone
@@ -21,7 +24,7 @@ export class ThreadChannel implements HostChannel {
 
   join(connection: ConnectionChannel, options: { owner: boolean }): void {
     this.#subscribers.add(connection)
-    if (options.owner || this.owner === undefined || !this.#subscribers.has(this.owner)) this.owner = connection
+    if (options.owner || this.owner === undefined || this.#leftOwner) this.owner = connection
   }
 
   /** Returns whether the connection was subscribed. */
@@ -38,9 +41,14 @@ export class ThreadChannel implements HostChannel {
     return this.#subscribers.size > 0
   }
 
-  get #target(): ConnectionChannel | undefined {
+  /** The owner is a connection of this server that is no longer subscribed (a relayed owner never subscribes). */
+  get #leftOwner(): boolean {
+    return this.owner instanceof ConnectionChannel && !this.#subscribers.has(this.owner)
+  }
+
+  get #target(): HostChannel | undefined {
     const owner = this.owner
-    return owner && this.#subscribers.has(owner) && !owner.closed ? owner : undefined
+    return owner && !this.#leftOwner && !owner.closed ? owner : undefined
   }
 
   get hostInput() {
@@ -83,9 +91,15 @@ export function joinThread(
   everyone: () => Iterable<ConnectionChannel>,
   options: { owner: boolean },
 ): ThreadChannel {
+  const channel = channelOf(steering, everyone)
+  channel.join(connection, options)
+  return channel
+}
+
+/** The thread's channel, made (with nobody subscribed) if it has none yet. */
+export function channelOf(steering: ThreadSteering, everyone: () => Iterable<ConnectionChannel>): ThreadChannel {
   const channel = threadChannelOf(steering) ?? new ThreadChannel(everyone)
   steering.channel = channel
-  channel.join(connection, options)
   return channel
 }
 

@@ -1,3 +1,5 @@
+import type { BoundaryKind } from '@harness-kernel/kernel'
+
 /**
  * The inbox as the fleet sees it. These mirror the App Server's `FleetPort` types (transports/app-server
  * src/fleet/fleet-port.ts) without depending on that package: the store serves any front-end with the same shape.
@@ -11,6 +13,19 @@ export interface InboxSteerPayload {
   /** The turn the client steered (`expectedTurnId`). */
   expectedTurnId: string
   clientUserMessageId: string | null
+  /**
+   * The connection of the accepting front-end that sent it, for a `turn/start`: a turn it starts asks that connection
+   * its approvals and host input (relayed, `ask`), with the host-input settings it negotiated.
+   */
+  origin?: { connection: string; hostInput?: HostInputSettings }
+}
+
+/** A connection's negotiated host-input settings, as the App Server's `HostInputSettings`. */
+export interface HostInputSettings {
+  version: 1
+  boundaries: BoundaryKind[]
+  timeoutMs: number
+  onTimeout: 'proceed'
 }
 
 export interface InboxInterruptPayload {

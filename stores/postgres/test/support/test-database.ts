@@ -14,8 +14,11 @@ export interface TestDatabase {
   sql<Row extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<Row[]>
   /** A new schema name, unused so far. */
   freshSchema(): string
-  /** A store on the server: in a fresh schema unless one is given; closed after the test, with its logs and locks. */
-  store(options?: PostgresStoreOptions): PostgresSessionStore
+  /**
+   * A store on the server (as its superuser, unless `url` says otherwise): in a fresh schema unless one is given; closed
+   * after the test, with its logs and locks.
+   */
+  store(options?: PostgresStoreOptions & { url?: string }): PostgresSessionStore
   /** Closes the log and releases the lock after the test, whatever happens. */
   track<T extends SessionLog | SessionLock>(opened: T): T
 }
@@ -56,8 +59,8 @@ export function useTestDatabase(): TestDatabase {
       return (await admin.query(text, values)).rows
     },
     freshSchema: () => `test_${process.pid}_${++schemas}`,
-    store(options = {}) {
-      const store = postgresStore(database.server.url, { schema: database.freshSchema(), localDir, ...options })
+    store({ url, ...options } = {}) {
+      const store = postgresStore(url ?? database.server.url, { schema: database.freshSchema(), localDir, ...options })
       stores.push(store)
       return store
     },

@@ -4,18 +4,24 @@ import type { AppThread } from '../app-thread.js'
 import type { ConnectionChannel } from '../connection-channel.js'
 import type { UserInput } from '../params.js'
 import { INTERNAL_ERROR, invalidRequest, RpcError } from '../rpc-errors.js'
+import type { ThreadChannel } from '../thread-channel.js'
 import { threadResponse } from '../thread-object.js'
 import { uuidv7 } from '../uuid-v7.js'
 import type { WireTurn } from '../wire-items.js'
 import type { FleetPort } from './fleet-port.js'
 import { InboxConsumer } from './inbox-consumer.js'
-import { openTurn, RemoteThread, turnOfItem } from './remote-thread.js'
+import { RemoteThread, turnOfItem } from './remote-thread.js'
+import { RequestRelay } from './request-relay.js'
 
 export interface FleetFrontEndOptions {
   port: FleetPort
   kernel(): Promise<Kernel>
   loaded(threadId: string): AppThread | undefined
   takeOver(threadId: string): Promise<AppThread | undefined>
+  /** The thread's channel (made if it has none). */
+  channelOf(thread: AppThread): ThreadChannel
+  /** This server's connection with that id, while it is open. */
+  connection(id: string): ConnectionChannel | undefined
   /** The policy a thread answer reports for a thread with no session here. */
   defaultPolicy: GuardrailsPolicy
   log(message: string): void
@@ -36,6 +42,7 @@ interface SteerParams {
 export class FleetFrontEnd {
   readonly #options: FleetFrontEndOptions
   readonly #consumer: InboxConsumer
+  readonly #relay: RequestRelay
   readonly #remotes = new Map<string, RemoteThread>()
 
   constructor(options: FleetFrontEndOptions) {
@@ -44,8 +51,10 @@ export class FleetFrontEnd {
       port: options.port,
       loaded: options.loaded,
       takeOver: options.takeOver,
+      channelOf: options.channelOf,
       log: options.log,
     })
+    this.#relay = new RequestRelay({ port: options.port, connection: options.connection, log: options.log })
   }
 
   /** A thread this server now owns: its waiting input is claimed, and whoever followed it from here follows it live. */
@@ -60,6 +69,7 @@ export class FleetFrontEnd {
   }
 
   left(connection: ConnectionChannel): void {
+    this.#relay.left(connection)
     for (const [threadId, remote] of this.#remotes) {
       remote.leave(connection)
       if (remote.subscribers.size > 0) continue
@@ -94,6 +104,9 @@ export class FleetFrontEnd {
       payload: { input: params.input, expectedTurnId: params.expectedTurnId, clientUserMessageId: clientId },
       acceptedBy: this.#options.port.instance,
     })
+    // Followed here: if the owner drops it, this server's subscribers hear of it from the log (the owner records
+    // nothing before it claims the row, which comes after this answer).
+    this.#remotes.get(params.threadId)?.steered(id, { turnId: active, input: params.input, clientId })
     if (local) this.#consumer.wake(params.threadId)
     return { turnId: active }
   }
@@ -106,7 +119,13 @@ export class FleetFrontEnd {
    */
   async start(
     connection: ConnectionChannel,
-    params: { threadId: string; input: UserInput[]; clientUserMessageId?: string | null | undefined },
+    params: {
+      threadId: string
+      input: UserInput[]
+      clientUserMessageId?: string | null | undefined
+      /** What the request asked for; applied by the owner, for this turn and the later ones. */
+      policy: Partial<GuardrailsPolicy>
+    },
   ): Promise<{ turn: WireTurn }> {
     if (params.input.length === 0) throw invalidRequest('input must not be empty')
     const { threadId } = params
@@ -120,12 +139,25 @@ export class FleetFrontEnd {
       id,
       threadId,
       kind: 'steer',
-      payload: { input: params.input, expectedTurnId: '', clientUserMessageId: clientId },
+      payload: {
+        input: params.input,
+        expectedTurnId: '',
+        clientUserMessageId: clientId,
+        // A turn it starts asks this connection its approvals and host input, wherever the thread runs.
+        origin: { connection: connection.id, ...(connection.hostInput ? { hostInput: connection.hostInput } : {}) },
+        ...(Object.keys(params.policy).length > 0 ? { policy: params.policy } : {}),
+      },
       acceptedBy: this.#options.port.instance,
     })
+    remote?.steered(id, { turnId: '', input: params.input, clientId })
     if (local) this.#consumer.wake(threadId)
+    if (state === 'dropped') throw droppedInput(id)
+    const answered = new AbortController()
     // A retry of input recorded before this server saw the thread: its turn is in the log.
-    const turnId = state === 'recorded' && local ? await this.#recordedTurn(threadId, id) : await withinStartTimeout(recorded, id)
+    const turnId =
+      state === 'recorded' && local
+        ? await this.#recordedTurn(threadId, id)
+        : await withinStartTimeout(Promise.race([recorded, this.#whenDropped(id, answered.signal)]), id).finally(() => answered.abort())
     if (turnId === undefined) throw invalidRequest(`input ${id} is recorded, but not in a turn of thread ${threadId}`)
     return {
       turn: {
@@ -180,7 +212,7 @@ export class FleetFrontEnd {
   async close(): Promise<void> {
     for (const remote of this.#remotes.values()) remote.close()
     this.#remotes.clear()
-    await this.#consumer.close()
+    await Promise.all([this.#consumer.close(), this.#relay.close()])
   }
 
   async #remote(threadId: string): Promise<RemoteThread> {
@@ -202,10 +234,24 @@ export class FleetFrontEnd {
       cwd: start?.type === 'session/start' ? start.cwd : kernel.cwd,
       events: loaded.events,
       log: this.#options.log,
+      turnEnded: (turnId) => this.#relay.turnEnded(threadId, turnId),
     })
     this.#remotes.set(threadId, remote)
     remote.follow(this.#options.port)
     return remote
+  }
+
+  /**
+   * Rejects once the owner drops the input instead of recording it (the turn it was steered into ended first, or its
+   * policy could not be applied there): a drop writes no message to wait for, so the row's state is asked after.
+   */
+  async #whenDropped(id: string, signal: AbortSignal): Promise<never> {
+    while (!signal.aborted) {
+      await new Promise((resolve) => setTimeout(resolve, DROP_POLL_MS).unref())
+      const state = signal.aborted ? undefined : await this.#options.port.stateOf(id).catch(() => undefined)
+      if (state === 'dropped') throw droppedInput(id)
+    }
+    return new Promise<never>(() => {})
   }
 
   async #recordedTurn(threadId: string, itemId: string): Promise<string | undefined> {
@@ -215,11 +261,10 @@ export class FleetFrontEnd {
 
   /**
    * The turn the thread's log has open. The owner writes its log behind (a few milliseconds), so a turn a client just
-   * heard of may not be in it yet: until `expected` shows up or `LOG_LAG_MS` pass, the log is read again.
+   * heard of may not be in it yet: until `expected` shows up or `LOG_LAG_MS` pass, it is looked up again (in the
+   * thread as followed here, else by the store's one-row query).
    */
   async #openTurnOf(threadId: string, expected: string): Promise<string | undefined> {
-    const kernel = await this.#options.kernel()
-    const store = kernel.resolve('sessionStore')
     const deadline = Date.now() + LOG_LAG_MS
     for (;;) {
       const followed = this.#remotes.get(threadId)
@@ -227,7 +272,7 @@ export class FleetFrontEnd {
       if (followed) open = followed.openTurnId
       else {
         try {
-          open = openTurn((await store.load(threadId)).events)
+          open = await this.#options.port.openTurn(threadId)
         } catch (error) {
           throw unreadable(threadId, error)
         }
@@ -258,6 +303,13 @@ function withinStartTimeout(recorded: Promise<string>, itemId: string): Promise<
   return Promise.race([recorded, late]).finally(() => clearTimeout(timer))
 }
 
+/** How often a `turn/start` through the inbox asks whether its input was dropped. */
+const DROP_POLL_MS = 500
+
+function droppedInput(id: string): RpcError {
+  return invalidRequest(`input ${id} was dropped by the thread's owner, not recorded: send it again as a new turn`)
+}
+
 /** How long a steer or interrupt of a thread another process runs waits for its log to show the turn it names. */
 const LOG_LAG_MS = 2_000
 const LOG_POLL_MS = 25
@@ -268,6 +320,6 @@ const LOG_POLL_MS = 25
  */
 function unreadable(threadId: string, error: unknown): RpcError {
   const message = errorMessage(error)
-  if (/does not exist|no session /.test(message)) return invalidRequest(`thread not found: ${threadId}`)
+  if (/does not exist|no session |no thread /.test(message)) return invalidRequest(`thread not found: ${threadId}`)
   return new RpcError(INTERNAL_ERROR, `could not read thread ${threadId}: ${message}`)
 }

@@ -1,4 +1,5 @@
-import type { SessionEvent } from '@harness-kernel/kernel'
+import type { GuardrailsPolicy, SessionEvent } from '@harness-kernel/kernel'
+import type { HostInputSettings } from '../host-input-protocol.js'
 
 /** An input a front-end accepted for a thread another process owns: a `turn/steer`'s input, or a `turn/interrupt`. */
 export type InboxKind = 'steer' | 'interrupt'
@@ -8,6 +9,13 @@ export interface InboxSteerPayload {
   /** The turn the client steered (`expectedTurnId`); the owner steers the running turn, or starts one with it. */
   expectedTurnId: string
   clientUserMessageId: string | null
+  /**
+   * The connection of the accepting front-end (`acceptedBy`) that sent it, for a `turn/start`: a turn it starts asks
+   * that connection its approvals and host input (relayed, `ask`), with the host-input settings it negotiated.
+   */
+  origin?: { connection: string; hostInput?: HostInputSettings }
+  /** The sandbox and approval policy the `turn/start` asked for: the owner applies it before acting on the input. */
+  policy?: Partial<GuardrailsPolicy>
 }
 
 export interface InboxInterruptPayload {
@@ -25,6 +33,28 @@ export interface InboxItem {
 
 /** Where an inbox row stands: `recorded` in the thread's log, or `dropped` (not recorded: reported back, never delivered again), else waiting. */
 export type InboxState = 'pending' | 'claimed' | 'recorded' | 'dropped'
+
+/** A server request (an approval, host input) a thread's owner relays to a connection of another front-end. */
+export interface RelayedRequest {
+  /** Unique across the fleet. */
+  id: string
+  threadId: string
+  turnId: string
+  kind: 'approval' | 'hostInput'
+  method: string
+  params: unknown
+  /** The front-end (its fleet `instance`) and its connection to ask. */
+  to: { instance: string; connection: string }
+}
+
+/**
+ * How a relayed request ends for the owner: the connection's answer (a JSON-RPC result or error), or `unanswered`
+ * with the reason when none will come (the front-end is gone, or the owner stopped waiting).
+ */
+export type RelayedAnswer = { result: unknown } | { error: { code: number; message: string } } | { unanswered: string }
+
+/** The owner is done with a relayed request: `expired` (it stopped waiting for an answer) or `resolved` (answered, acted on). */
+export type RelayedEnd = 'expired' | 'resolved'
 
 /**
  * What the App Server needs of a shared session store to serve threads that live in other processes (the fleet):
@@ -67,4 +97,22 @@ export interface FleetPort {
    * `signal` aborts; a lost connection is retried and the follower catches up from where it was.
    */
   follow(threadId: string, afterSeq: number, onEvents: (events: SessionEvent[]) => void, signal: AbortSignal): Promise<void>
+  /** The turn the thread's log has open (its last `turn/start` without a `turn/end`), if any, as committed now. */
+  openTurn(threadId: string): Promise<string | undefined>
+  /**
+   * The owner's side of a relayed request: sends it to `request.to` and settles with the connection's answer, or with
+   * `unanswered` when `signal` aborts or the front-end is gone (its presence lost for longer than a lease).
+   */
+  ask(request: RelayedRequest, signal: AbortSignal): Promise<RelayedAnswer>
+  /** Tells the front-end the owner is done with the request (it sends `serverRequest/resolved`). */
+  endAsk(id: string, end: RelayedEnd): Promise<void>
+  /**
+   * The front-end's side: calls `onAsk` once for each request sent to this instance, and `onEnd` once when its owner
+   * ends it; while watched, this instance is present (an owner waiting on it does not give up).
+   */
+  watchAsks(handlers: { onAsk(request: RelayedRequest): void; onEnd(id: string, end: RelayedEnd): void }): {
+    close(): Promise<void>
+  }
+  /** The connection's answer to a relayed request; false when it was answered or ended before (the first answer wins). */
+  answer(id: string, answer: { result: unknown } | { error: { code: number; message: string } }): Promise<boolean>
 }

@@ -1,8 +1,10 @@
 import { errorMessage } from '@harness-kernel/kernel'
 import type { AppThread } from '../app-thread.js'
+import { applyPolicy } from '../guardrails-params.js'
 import type { UserInput } from '../params.js'
-import { threadChannelOf } from '../thread-channel.js'
+import type { ThreadChannel } from '../thread-channel.js'
 import type { FleetPort, InboxInterruptPayload, InboxItem, InboxSteerPayload } from './fleet-port.js'
+import { RelayedHost } from './relayed-host.js'
 
 export interface InboxConsumerOptions {
   port: FleetPort
@@ -10,6 +12,8 @@ export interface InboxConsumerOptions {
   loaded(threadId: string): AppThread | undefined
   /** Takes a thread no live process holds over (resumes it here); undefined when another process got it first. */
   takeOver(threadId: string): Promise<AppThread | undefined>
+  /** The thread's channel (made if it has none): who its server requests go to. */
+  channelOf(thread: AppThread): ThreadChannel
   /** How often to look for threads with input and no live owner. Default 1,000 ms. */
   sweepMs?: number
   log(message: string): void
@@ -78,10 +82,31 @@ export class InboxConsumer {
 
   async #steer(thread: AppThread, item: InboxItem): Promise<void> {
     const payload = item.payload as InboxSteerPayload
-    // A turn it starts from another server's input was started by no connection of this one: its approvals and host
-    // input are asked of nobody (refused, not asked), never of whichever connection started an earlier turn.
-    const channel = threadChannelOf(thread.steering)
-    if (!thread.busy && channel && item.acceptedBy !== this.#options.port.instance) channel.owner = undefined
+    // A turn it starts from another server's input was started by that server's connection: its approvals and host
+    // input are relayed there, never asked of whichever connection of this server started an earlier turn (and of
+    // nobody, refused, when the input does not say which connection sent it).
+    if (!thread.busy && item.acceptedBy !== this.#options.port.instance) {
+      const { origin } = payload
+      this.#options.channelOf(thread).owner = origin
+        ? new RelayedHost({
+            port: this.#options.port,
+            instance: item.acceptedBy,
+            connection: origin.connection,
+            hostInput: origin.hostInput,
+            log: this.#options.log,
+          })
+        : undefined
+    }
+    if (payload.policy) {
+      try {
+        applyPolicy(thread.session, payload.policy)
+      } catch (error) {
+        // Never run input under less protection than its request asked for: dropped, and the client is told so.
+        this.#options.log(`dropped steer ${item.id} of thread ${thread.id}: its policy cannot be applied: ${errorMessage(error)}`)
+        await this.#options.port.settle([item.id], 'dropped')
+        return
+      }
+    }
     // Into the running turn when there is one, else it starts one: either way recorded once, under the item's id.
     await thread.startTurn(
       payload.input as UserInput[],

@@ -7,8 +7,8 @@ import type { FleetPort } from './fleet-port.js'
 /**
  * A thread another process owns, as this server shows it to the connections that resumed it here: its log, followed
  * from the store as the owner writes it, turned into the notifications a connection of the owner's gets for what the
- * log keeps (turns starting and ending, items completed). What is only streamed (text deltas, a command's output)
- * and what is the owner's to say (`turn/steer/dropped`) stay with the owner's connections.
+ * log keeps (turns starting and ending, items completed, steers accepted here and dropped there). What is only
+ * streamed (text deltas, a command's output) stays with the owner's connections.
  */
 export class RemoteThread {
   readonly id: string
@@ -17,12 +17,28 @@ export class RemoteThread {
   readonly #subscribers = new Set<ConnectionChannel>()
   readonly #abort = new AbortController()
   readonly #log: (message: string) => void
+  readonly #turnEnded: (turnId: string) => void
+  /** Steers this server accepted for the thread, by inbox id, until the log records or drops them. */
+  readonly #steers = new Map<string, SteerSent>()
 
-  constructor(options: { id: string; cwd: string; events: SessionEvent[]; log: (message: string) => void }) {
+  constructor(options: {
+    id: string
+    cwd: string
+    events: SessionEvent[]
+    log: (message: string) => void
+    /** The log shows the turn ended. */
+    turnEnded: (turnId: string) => void
+  }) {
     this.id = options.id
     this.cwd = options.cwd
     this.#events = [...options.events]
     this.#log = options.log
+    this.#turnEnded = options.turnEnded
+  }
+
+  /** A steer this server accepted for the thread: if the owner drops it, subscribers get `turn/steer/dropped`. */
+  steered(id: string, steer: SteerSent): void {
+    this.#steers.set(id, steer)
   }
 
   follow(port: FleetPort): void {
@@ -79,6 +95,7 @@ export class RemoteThread {
       this.#recordedWaiters.delete(itemId)
       for (const waiter of waiters) waiter(turnId)
     }
+    this.#settleSteers(events)
     const before = new Map(this.turns(false).map((turn) => [turn.id, turn]))
     this.#events.push(...events)
     const now = Date.now()
@@ -97,6 +114,28 @@ export class RemoteThread {
       if (turn.status !== 'inProgress' && (old === undefined || old.status === 'inProgress')) {
         this.#notify('thread/status/changed', { threadId: this.id, status: { type: 'idle' } })
         this.#notify('turn/completed', { threadId: this.id, turn })
+        this.#turnEnded(turn.id)
+      }
+    }
+  }
+
+  #settleSteers(events: readonly SessionEvent[]): void {
+    if (this.#steers.size === 0) return
+    for (const event of events) {
+      if (event.type === 'message' && typeof event.message.meta?.steeringItemId === 'string')
+        this.#steers.delete(event.message.meta.steeringItemId)
+      if (event.type !== 'steering/dropped') continue
+      for (const itemId of event.itemIds) {
+        const steer = this.#steers.get(itemId)
+        if (!steer) continue
+        this.#steers.delete(itemId)
+        this.#notify('turn/steer/dropped', {
+          threadId: this.id,
+          turnId: event.turnId ?? steer.turnId,
+          input: steer.input,
+          clientUserMessageId: steer.clientId,
+          reason: event.reason,
+        })
       }
     }
   }
@@ -104,6 +143,13 @@ export class RemoteThread {
   #notify(method: string, params: unknown): void {
     for (const connection of this.#subscribers) connection.notify(method, params)
   }
+}
+
+/** A steer as this server accepted it, for `turn/steer/dropped`. */
+export interface SteerSent {
+  turnId: string
+  input: unknown[]
+  clientId: string | null
 }
 
 /** The turn the message carrying `itemId` (its `steeringItemId`) was recorded in, if it is among `events`. */

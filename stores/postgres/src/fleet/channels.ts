@@ -9,3 +9,11 @@ const MAX_IDENTIFIER_BYTES = 63
 export function inboxChannel(schema: string): string {
   return `${schema}_inbox`.slice(0, MAX_IDENTIFIER_BYTES)
 }
+
+/**
+ * The `NOTIFY` channel of a schema's relayed requests: `<schema>_asks`, cut to 63 characters as `inboxChannel` is.
+ * Each notification names the instance it is for, so schemas sharing the channel only hear each other's.
+ */
+export function asksChannel(schema: string): string {
+  return `${schema}_asks`.slice(0, MAX_IDENTIFIER_BYTES)
+}
