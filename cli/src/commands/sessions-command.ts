@@ -20,7 +20,8 @@ export function addSessionsCommand(parent: Command, io: CliIo, exit: (code: numb
     })
   withCommonOptions(sessions.command('show').description("print a session's log"))
     .argument('<id>', 'the session id, or a prefix of it that names one session')
-    .option('--json', 'print the raw events as a JSON array')
+    .option('--json', 'print the raw events as a JSON array (with --timeline: its turns and rows)')
+    .option('--timeline', 'print each turn as a waterfall: steps, tools, hooks, steers, with when they started and how long they took')
     .action(async (id: string, options: SessionsOptions) => {
       const { showSession } = await import('./sessions.js')
       exit(await showSession(id, options, io))

@@ -5,6 +5,8 @@ import { EXIT } from '../exit-codes.js'
 import { type CliIo, writeJson } from '../io.js'
 import { renderSessionLog } from '../render/session-log.js'
 import { renderSessionTable } from '../render/session-table.js'
+import { sessionTimeline } from '../render/timeline.js'
+import { renderTimeline } from '../render/timeline-text.js'
 import { resolveSessionId } from '../session-id.js'
 import { colorEnabled, createStyle } from '../style.js'
 import { reapSessions } from './sessions-reap.js'
@@ -15,6 +17,7 @@ export interface SessionsOptions {
   config?: string
   cwd?: string
   json?: boolean
+  timeline?: boolean
 }
 
 export async function listSessions(options: SessionsOptions, io: CliIo): Promise<number> {
@@ -31,6 +34,12 @@ export async function showSession(given: string, options: SessionsOptions, io: C
   return withStore(options, io, async (store, sessionsDir) => {
     const id = await resolveSessionId(store, given, sessionsDir)
     const loaded = await store.load(id)
+    if (options.timeline) {
+      const turns = sessionTimeline(loaded.events)
+      if (options.json) writeJson(io.stdout, turns)
+      else io.stdout.write(`${renderTimeline(id, turns, createStyle(colorEnabled(io.stdout, io.env)))}\n`)
+      return EXIT.ok
+    }
     if (options.json) writeJson(io.stdout, loaded.events)
     else io.stdout.write(`${renderSessionLog(loaded, store.pathFor(id), createStyle(colorEnabled(io.stdout, io.env)))}\n`)
     return EXIT.ok
