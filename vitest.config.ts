@@ -5,10 +5,14 @@ import { defineConfig } from 'vitest/config'
 // `source`: in-process imports of workspace packages load their src/*.ts, so a test sees the sources as they
 // are (no stale dist/). Child processes (the CLI, the App Server) still run the build: `npm test` builds first.
 const conditions = ['source', ...defaultServerConditions]
+// These are Node's `--conditions` too (vitest passes them on), and Node then picks a package's `module` build, which may
+// not load under Node: OpenTelemetry's import their own files without extensions. Node is left to resolve as it does
+// outside the tests.
+const nodeConditions = conditions.filter((condition) => condition !== 'module')
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions } },
+  ssr: { resolve: { conditions: nodeConditions } },
   test: {
     // scripts/drift's pure parts are ES modules (the command runs without a build), and so are their tests
     include: ['**/test/**/*.test.ts', 'scripts/drift/test/*.test.mjs'],

@@ -28,12 +28,14 @@ import { markdown, type Section } from './report.js'
 import { sandboxBench } from './sandbox.bench.js'
 import { sessionLogBench } from './session-log.bench.js'
 import { startupBench } from './startup.bench.js'
+import { telemetryBench } from './telemetry.bench.js'
 
 /**
  * `node bench/dist/run.js [name…]`: the default set when none is named; `dispatch-breakdown`, the `*-real` ones,
  * `claude-code-driver-steps` (about a minute of `claude -p` runs), `codex-driver-steps` (the same with `codex exec`) and
  * `reliability` (the test/reliability scenarios at full scale, a few minutes) are opt-in, and so are the PostgreSQL ones
- * (`postgres-append`, `postgres-takeover`, `fleet-steer`, `fleet-workers`: each starts a PostgreSQL server of its own).
+ * (`postgres-append`, `postgres-takeover`, `fleet-steer`, `fleet-workers`: each starts a PostgreSQL server of its own),
+ * and so is `telemetry` (the loop's session with and without `@harness-kernel/telemetry` exporting over OTLP).
  */
 const BENCHES: Record<string, () => Promise<Section>> = {
   dispatch: () => dispatchBench({ ops: 200_000, warmup: 2, samples: 7 }),
@@ -59,6 +61,7 @@ const BENCHES: Record<string, () => Promise<Section>> = {
   'codex-steer': () => codexSteerBench({ turns: 20, warmup: 2, deltas: 20, deltaMs: 10 }),
   'codex-driver-steps': () => codexDriverStepsBench({ calls: 10, reps: 8, execReps: 8 }),
   startup: () => startupBench({ runs: 15, warmup: 2 }),
+  telemetry: () => telemetryBench({ steps: 1000, runs: 5 }),
   sandbox: () => sandboxBench({ samples: 60, warmup: 5 }),
   compaction: () => compactionBench({ steps: 2000, outputChars: 2000, contextWindow: 50_000 }),
   'app-server': () => appServerBench({ steps: 2000, runs: 5, threadSteps: 500, threads: 8, concurrencyRuns: 4, warmupSteps: 300 }),
@@ -105,6 +108,7 @@ const ORDER = [
   'dispatch-breakdown',
   'loop',
   'session-log',
+  'telemetry',
   'compaction',
   'sandbox',
   'codex-overhead',

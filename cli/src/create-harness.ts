@@ -1,12 +1,13 @@
 import { resolve } from 'node:path'
 import { type ClaudeCodeHooksOptions, claudeCodeHooks } from '@harness-kernel/claude-code'
 import { type CodexHooksOptions, codexHooks } from '@harness-kernel/codex'
-import { compaction, createKernel, errorMessage, type Kernel, type Plugin, useDriver } from '@harness-kernel/kernel'
+import { type Budgets, compaction, createKernel, errorMessage, type Kernel, type Plugin, useDriver } from '@harness-kernel/kernel'
 import { subagents } from '@harness-kernel/subagents'
 import { tools } from '@harness-kernel/tools'
 import { defaultClaudeCodeHooksOptions, drivenClaudeCodePermissions } from './claude-code/claude-code-setup.js'
 import { CliError } from './cli-error.js'
 import { defaultCodexHooksOptions } from './codex/codex-setup.js'
+import { withFlagBudgets } from './commands/budget-flags.js'
 import type { HarnessConfig } from './config/define-config.js'
 import { loadConfig } from './config/load-config.js'
 import { loadSettings, settingsPath } from './config/settings-file.js'
@@ -24,6 +25,7 @@ import { defaultMcpPlugin } from './mcp-setup.js'
 import { createModelPlugin, modelOptionsHelp } from './model-spec.js'
 import { MODEL_USAGE } from './model-usage.js'
 import { sessionStorePlugin } from './session-store-option.js'
+import { defaultTelemetryPlugin } from './telemetry-setup.js'
 
 export interface CreateHarnessOptions {
   /** The harness's working directory; relative paths below resolve against it. Default `process.cwd()`. */
@@ -62,6 +64,8 @@ export interface CreateHarnessOptions {
   guardrails?: Plugin
   /** `false` composes without a model, e.g. to read sessions. Default `true`. */
   requireModel?: boolean
+  /** Token and cost limits (the CLI's budget flags): each limit given replaces the config's limit of that name. */
+  budgets?: Budgets
   /**
    * Options for the `codexHooks()` plugin of the default harness, or `false` to leave it out. A relative
    * `codexHome` resolves against `cwd`; by default it is `$CODEX_HOME`, else `~/.codex`, and the trust store
@@ -142,6 +146,12 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
   const claudeCodeOptions = options.claudeCode === false ? undefined : defaultClaudeCodeHooksOptions(cwd, env, options.claudeCode ?? {})
   const claudeCodePermissions =
     driverChoice === 'claude-code' && claudeCodeOptions !== undefined ? drivenClaudeCodePermissions(claudeCodeOptions) : undefined
+  // Before the driver: a driven Claude Code is told where the harness exports, to export its own telemetry there too.
+  // A harness composed without a model (to read sessions) runs no turn: it loads no telemetry.
+  const telemetryPlugin =
+    options.requireModel === false
+      ? undefined
+      : await defaultTelemetryPlugin(cwd, env, options.codex === false ? undefined : (options.codex ?? {}))
   const driverObject =
     driverChoice === undefined
       ? undefined
@@ -151,6 +161,7 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
             env,
             ...(model === undefined ? {} : { model }),
             ...(claudeCodePermissions === undefined ? {} : { claudeCodePermissions }),
+            ...(telemetryPlugin === undefined ? {} : { claudeCodeEnvironment: telemetryPlugin.claudeCodeEnvironment }),
           })
         : driverChoice
   const driverPlugin = driverObject === undefined ? undefined : useDriver(driverObject)
@@ -202,6 +213,9 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
   const store =
     storeSpec === undefined ? undefined : await sessionStorePlugin(storeSpec, options.store === undefined ? 'HARNESS_STORE' : '--store')
   if (store !== undefined) plugins = [...plugins.filter((plugin) => plugin?.name !== store.plugin.name), store.plugin]
+  // OTEL_* (or Codex's [otel]) turns telemetry on under any config, unless the config composes its own.
+  if (telemetryPlugin !== undefined && !plugins.some((plugin) => plugin?.name === telemetryPlugin.name))
+    plugins = [...plugins, telemetryPlugin]
 
   const { plugins: _plugins, model: _model, driver: _driver, ...kernelOptions } = config
   const sessionsDir = options.sessionsDir ?? config.sessionsDir
@@ -209,6 +223,7 @@ export async function createHarness(options: CreateHarnessOptions = {}): Promise
   try {
     kernel = createKernel([...plugins, ...(options.plugins ?? [])], {
       ...kernelOptions,
+      ...(options.budgets === undefined ? {} : { budgets: withFlagBudgets(config.budgets, options.budgets) }),
       cwd,
       ...(sessionsDir === undefined ? {} : { sessionsDir: resolve(cwd, sessionsDir) }),
     })

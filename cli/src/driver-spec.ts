@@ -1,5 +1,5 @@
 import type { PermissionMode, SdkPermissionSettings } from '@harness-kernel/claude-code'
-import type { Driver } from '@harness-kernel/kernel'
+import type { Driver, Session } from '@harness-kernel/kernel'
 import { nativeDriver } from '@harness-kernel/kernel'
 import { CliError } from './cli-error.js'
 import { modelProviders } from './model-spec.js'
@@ -24,6 +24,8 @@ export interface DriverContext {
    * on its own built-in tools with its own engine.
    */
   claudeCodePermissions?: { settings: SdkPermissionSettings; mode: PermissionMode | undefined }
+  /** More of a driven Claude Code's environment per session (the telemetry plugin's, to export its own telemetry). */
+  claudeCodeEnvironment?: (session: Session) => Record<string, string | undefined>
 }
 
 export interface DriverEntry {
@@ -52,7 +54,7 @@ export const drivers: Readonly<Record<DriverName, DriverEntry>> = {
     description:
       'each turn runs inside Claude Code (Agent SDK), which brings its model: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL or --model NAME',
     ownModel: true,
-    async create({ env, model, claudeCodePermissions }) {
+    async create({ env, model, claudeCodePermissions, claudeCodeEnvironment }) {
       // Loaded lazily: the Claude Code driver (and, when a session runs, the Agent SDK) stays out of native runs.
       const { claudeCodeDriver } = await import('@harness-kernel/driver-claude-code').catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ERR_MODULE_NOT_FOUND') throw error
@@ -60,6 +62,7 @@ export const drivers: Readonly<Record<DriverName, DriverEntry>> = {
       })
       return claudeCodeDriver({
         env,
+        ...(claudeCodeEnvironment === undefined ? {} : { environment: claudeCodeEnvironment }),
         ...(model === undefined ? {} : { model }),
         ...(claudeCodePermissions === undefined
           ? {}

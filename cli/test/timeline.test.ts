@@ -85,6 +85,21 @@ describe('the timeline of a session log', () => {
     expect(tool).toMatch(/^ +1\.30 s +500 ms {4}tool shell \[c1\] {2}error +█{6}$/)
   })
 
+  it('counts usage recorded after its step’s message (a usage event) for that step and its turn', () => {
+    const turns = sessionTimeline(
+      log(
+        [0, { type: 'turn/start', turnId: 't1' }],
+        [0, { type: 'step/start', turnId: 't1', step: 1 }],
+        [500, assistant('calling')],
+        [900, { type: 'usage', turnId: 't1', step: 1, usage: { inputTokens: 300, outputTokens: 40 }, costUsd: 0.002 }],
+        [950, { type: 'usage', turnId: 't1', step: 1, costUsd: 0.001 }],
+        [1000, { type: 'turn/end', turnId: 't1', status: 'completed' }],
+      ),
+    )
+    expect(turns[0]!.rows.map((row) => row.detail)).toEqual(['300 in · 40 out · $0.0020'])
+    expect(turns[0]!.usage).toEqual({ inputTokens: 300, outputTokens: 40, costUsd: 0.003 })
+  })
+
   it('durations read as people say them', () => {
     expect([duration(0), duration(999.6), duration(3412), duration(125_000)]).toEqual(['0 ms', '1000 ms', '3.41 s', '2 min 05 s'])
   })

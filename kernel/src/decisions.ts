@@ -86,7 +86,26 @@ export const compactDecisionSchema = z.discriminatedUnion('kind', [
 ])
 export type CompactDecision = { kind: 'proceed'; context?: Message[] } | { kind: 'halt'; reason: string }
 
-export type AnyDecision = PreStepDecision | PreToolDecision | PermissionDecision | PostToolDecision | StopDecision | CompactDecision
+export const budgetDecisionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('undecided') }),
+  z.object({ kind: z.literal('raise'), limit: z.number().positive().finite() }),
+  z.object({ kind: z.literal('halt'), reason: z.string().optional() }),
+])
+/**
+ * `agent/budget-reached`: `undecided` (the default) halts the turn; `raise` sets the reached budget's limit to `limit`
+ * and the turn goes on (a turn budget for this turn, a session budget for the session's life in this process); `halt`
+ * halts it with `reason` in place of the kernel's, and is final.
+ */
+export type BudgetDecision = { kind: 'undecided' } | { kind: 'raise'; limit: number } | { kind: 'halt'; reason?: string }
+
+export type AnyDecision =
+  | PreStepDecision
+  | PreToolDecision
+  | PermissionDecision
+  | PostToolDecision
+  | StopDecision
+  | CompactDecision
+  | BudgetDecision
 
 /** A veto is final: once the running value is one of these, later taps are not called for it. */
 export function isVeto(decision: unknown): boolean {

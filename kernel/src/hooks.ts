@@ -1,6 +1,8 @@
 import { AsyncParallelHook, AsyncSeriesWaterfallHook, SyncHook } from 'tapable'
 import type { z } from 'zod'
 import {
+  type BudgetDecision,
+  budgetDecisionSchema,
   type CompactDecision,
   compactDecisionSchema,
   type PermissionDecision,
@@ -19,6 +21,7 @@ import { compileGuardedWaterfall, type GuardedTap } from './guarded-waterfall.js
 import type { ModelRequest } from './model.js'
 import { modelRequestSchema } from './model-request-schema.js'
 import type {
+  BudgetPayload,
   CompactPayload,
   InterruptPayload,
   ModelDeltaPayload,
@@ -56,6 +59,7 @@ export interface KernelHooks {
   readonly sessionEvent: SyncHook<[SessionEventPayload]>
   readonly modelDelta: SyncHook<[ModelDeltaPayload]>
   readonly toolOutput: SyncHook<[ToolOutputPayload]>
+  readonly budgetReached: AsyncSeriesWaterfallHook<[BudgetDecision, BudgetPayload]>
 }
 
 /** Canonical names (`kernel.hook('tools/pre-execute')`) and the property each one is on. */
@@ -78,6 +82,7 @@ export const HOOK_NAMES = {
   'session/event': 'sessionEvent',
   'model/delta': 'modelDelta',
   'tools/output': 'toolOutput',
+  'agent/budget-reached': 'budgetReached',
 } as const satisfies Record<string, keyof KernelHooks>
 
 export type HookName = keyof typeof HOOK_NAMES
@@ -132,6 +137,7 @@ export function createKernelHooks(guard: HookGuardContext): KernelHooks {
     sessionEvent: new SyncHook(['payload'], 'session/event'),
     modelDelta: new SyncHook(['payload'], 'model/delta'),
     toolOutput: new SyncHook(['payload'], 'tools/output'),
+    budgetReached: new AsyncSeriesWaterfallHook(['decision', 'payload'], 'agent/budget-reached'),
   }
   const decisions: Partial<Record<keyof KernelHooks, z.ZodType>> = {
     preStep: preStepDecisionSchema,
@@ -142,6 +148,7 @@ export function createKernelHooks(guard: HookGuardContext): KernelHooks {
     turnStopping: stopDecisionSchema,
     preCompact: compactDecisionSchema,
     subagentStop: stopDecisionSchema,
+    budgetReached: budgetDecisionSchema,
   }
   const owners = new Map<HookName, string[]>()
   for (const [name, key] of Object.entries(HOOK_NAMES) as [HookName, keyof KernelHooks][]) {

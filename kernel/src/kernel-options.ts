@@ -1,3 +1,6 @@
+import type { Budgets } from './budget/budget-types.js'
+import type { PriceTable } from './cost/model-price.js'
+
 export interface ModelRetryOptions {
   /** Total tries of one request, the first included. Default 4. */
   maxAttempts?: number
@@ -35,6 +38,17 @@ export interface KernelOptions {
    * from this process (`ExecProcessRunner`). A `processRunner` a plugin provides replaces either.
    */
   processRunner?: 'launcher' | 'in-process'
+  /**
+   * USD per million tokens by model id, over the kernel's `DEFAULT_PRICES` (an id given here replaces the default's; a
+   * string names another id). Each step's `meta.costUsd` is priced from it; a model it does not know has no cost.
+   */
+  prices?: PriceTable
+  /**
+   * Token and cost limits per session and per turn. A step that reaches one ends the turn `halted` (unless an
+   * `agent/budget-reached` tap raises it), and a session already over its limit halts each new turn at its start.
+   * `startSession` and `resumeSession` take limits of their own over these.
+   */
+  budgets?: Budgets
 }
 
 export interface ResolvedKernelOptions {
@@ -45,4 +59,7 @@ export interface ResolvedKernelOptions {
   modelRetry: Required<ModelRetryOptions>
   fsync: 'steering' | 'always' | 'never'
   maxToolOutputBytes: number
+  /** The default prices with the `prices` option over them, ids in lower case. */
+  prices: PriceTable
+  budgets: Budgets
 }

@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path'
 // awilix's browser build is the same container without loadModules(), whose fast-glob (~75 CommonJS modules) the
 // Node build loads at start-up; the kernel never scans for modules.
 import { type AwilixContainer, asFunction, asValue, createContainer, InjectionMode, type Resolver } from 'awilix/browser'
+import { type Budgets, checkedBudgets } from './budget/budget-types.js'
+import { resolvePrices } from './cost/resolve-prices.js'
 import { createStderrLogger, denyWithoutApprover, systemClock } from './defaults.js'
 import { capabilityGaps } from './driver/capability-gaps.js'
 import { nativeDriver } from './driver/native-driver.js'
@@ -33,6 +35,14 @@ export interface StartSessionOptions {
   cwd?: string
   /** A session id of your own; default a random UUID. */
   id?: string
+  /** This session's limits, over the kernel's `budgets` option (limit by limit). */
+  budgets?: Budgets
+}
+
+export interface ResumeSessionOptions {
+  cwd?: string
+  /** This session's limits, over the kernel's `budgets` option (limit by limit). */
+  budgets?: Budgets
 }
 
 export interface Kernel extends KernelApi {
@@ -41,7 +51,7 @@ export interface Kernel extends KernelApi {
   /** Settles when every plugin's setup has finished (setups may be async). */
   readonly ready: Promise<void>
   startSession(options?: StartSessionOptions): Promise<Session>
-  resumeSession(sessionId: string, options?: { cwd?: string }): Promise<Session>
+  resumeSession(sessionId: string, options?: ResumeSessionOptions): Promise<Session>
   dispose(): Promise<void>
 }
 
@@ -198,7 +208,15 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     }
   }
 
-  const newSession = (id: string, cwd: string, log: SessionLog, lock: SessionLock, driver: Driver, parent?: ParentLink): KernelSession => {
+  const newSession = (
+    id: string,
+    cwd: string,
+    log: SessionLog,
+    lock: SessionLock,
+    driver: Driver,
+    budgets: Budgets,
+    parent?: ParentLink,
+  ): KernelSession => {
     const processGroups = new SessionProcessGroups(container.resolve('sessionStore').processLedger(id))
     const scope: AwilixContainer<Services> = container.createScope()
     let model: Services['model'] | undefined
@@ -222,6 +240,7 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       guardrails: () => scope.resolve('guardrails'),
       logger: scope.resolve('logger'),
       reportTapError,
+      budgets,
       ...(parent === undefined ? {} : { parent }),
       onEnd: async (ended) => {
         sessions.delete(ended)
@@ -300,7 +319,7 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
     const childCwd = resolve(owner.cwd, cwd ?? '.')
     const child = await underLock(store, id, async (lock) => {
       const log = await store.create(id, lock)
-      return sessionOn(log, () => newSession(id, childCwd, log, lock, driver, link))
+      return sessionOn(log, () => newSession(id, childCwd, log, lock, driver, resolved.budgets, link))
     })
     const where = { ...(turnId === undefined ? {} : { turnId }), ...(callId === undefined ? {} : { callId }) }
     child.append({
@@ -356,9 +375,10 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       const store = checkedStore()
       const id = sessionOptions.id ?? randomUUID()
       const cwd = resolve(resolved.cwd, sessionOptions.cwd ?? '.')
+      const budgets = checkedBudgets(resolved.budgets, sessionOptions.budgets, 'startSession: budgets')
       const session = await underLock(store, id, async (lock) => {
         const log = await store.create(id, lock)
-        return sessionOn(log, () => newSession(id, cwd, log, lock, driver))
+        return sessionOn(log, () => newSession(id, cwd, log, lock, driver, budgets))
       })
       try {
         session.append({ type: 'session/start', sessionId: id, cwd, createdAt: new Date(container.resolve('clock').now()).toISOString() })
@@ -370,11 +390,12 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
       }
       return session
     },
-    async resumeSession(sessionId: string, resumeOptions: { cwd?: string } = {}) {
+    async resumeSession(sessionId: string, resumeOptions: ResumeSessionOptions = {}) {
       await ready
       assertLive()
       const driver = checkedDriver()
       const store = checkedStore()
+      const budgets = checkedBudgets(resolved.budgets, resumeOptions.budgets, 'resumeSession: budgets')
       // Locked first: a session open elsewhere is refused before its log is read, written or repaired.
       const { session, loaded, unfinished } = await underLock(store, sessionId, async (lock) => {
         const unfinished = await store.processLedger(sessionId).unfinished()
@@ -383,7 +404,7 @@ export function createKernel(plugins: readonly Plugin[], options: KernelOptions 
         const cwd = resolve(resolved.cwd, resumeOptions.cwd ?? (start?.type === 'session/start' ? start.cwd : '.'))
         const lastSeq = loaded.events.at(-1)?.seq ?? 0
         const log = await store.reopen(sessionId, lastSeq, lock)
-        return { session: await sessionOn(log, () => newSession(sessionId, cwd, log, lock, driver)), loaded, unfinished }
+        return { session: await sessionOn(log, () => newSession(sessionId, cwd, log, lock, driver, budgets)), loaded, unfinished }
       })
       try {
         session.replay(loaded.events)
@@ -449,6 +470,8 @@ function resolveOptions(options: KernelOptions): ResolvedKernelOptions {
     },
     fsync: options.fsync ?? 'steering',
     maxToolOutputBytes: positiveInteger(options.maxToolOutputBytes ?? 4 * 1024 * 1024, 'maxToolOutputBytes'),
+    prices: resolvePrices(options.prices),
+    budgets: checkedBudgets(options.budgets, undefined, 'budgets'),
   }
 }
 

@@ -14,9 +14,21 @@ export interface ModelRequest {
   tools: ToolSpec[]
 }
 
+/**
+ * One model call's token counts, the same on every provider and driver. `inputTokens` and `outputTokens` are what
+ * the call was billed for as input and as output: every input token, cached ones included (so they are the size of
+ * the context), and every output token, reasoning included. The other counts are parts of those two, never added
+ * to them. How each provider's and program's numbers map: kernel/README.md, "Usage and cost".
+ */
 export interface ModelUsage {
   inputTokens?: number
   outputTokens?: number
+  /** Of `inputTokens`: read from the provider's prompt cache (Anthropic's `cache_read_input_tokens`, OpenAI's `cached_tokens`). */
+  cacheReadInputTokens?: number
+  /** Of `inputTokens`: written to the prompt cache (Anthropic's `cache_creation_input_tokens`). */
+  cacheCreationInputTokens?: number
+  /** Of `outputTokens`: reasoning or thinking (OpenAI's `reasoning_tokens`, Codex's `reasoningOutputTokens`). */
+  reasoningTokens?: number
 }
 
 export interface ModelResponse {
@@ -26,6 +38,8 @@ export interface ModelResponse {
   usage?: ModelUsage
   /** The provider's id of this response (`resp_…`, `msg_…`), when it gives one. */
   id?: string
+  /** The id of the model that answered, as the provider names it (`claude-sonnet-4-5-20250929`), when it says. */
+  model?: string
 }
 
 export interface ModelCallOptions {

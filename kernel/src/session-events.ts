@@ -1,4 +1,5 @@
 import type { Message } from './messages.js'
+import type { ModelUsage } from './model.js'
 
 export type TurnStatus = 'completed' | 'blocked' | 'halted' | 'interrupted' | 'failed'
 export type NoticeLevel = 'info' | 'warning' | 'error'
@@ -89,6 +90,12 @@ export type SessionEventBody =
       prefix?: Message[]
       tokensBefore?: number
     }
+  /**
+   * Spend recorded apart from an assistant message, with the same fields as its `meta`: a step's usage that arrived
+   * after the step's message was recorded (Codex reports a request's usage after its tool calls ran), or what a driven
+   * program reports spending beyond its steps (Claude Code's own cost of a turn). Counted once, like a message's.
+   */
+  | { type: 'usage'; turnId?: string; step?: number; usage?: ModelUsage; model?: string; costUsd?: number }
   | { type: 'turn/end'; turnId: string; status: TurnStatus; error?: string; reason?: string }
   | { type: 'session/end'; reason: string }
 

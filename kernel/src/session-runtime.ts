@@ -1,10 +1,11 @@
+import type { SessionBudget } from './budget/session-budget.js'
 import type { Compactor } from './compaction/compactor.js'
 import type { HookTapError } from './errors.js'
 import type { Guardrails } from './guardrails/types.js'
 import type { KernelHooks } from './hooks.js'
 import type { ResolvedKernelOptions } from './kernel-options.js'
 import type { Message } from './messages.js'
-import type { ModelProvider } from './model.js'
+import type { ModelProvider, ModelUsage } from './model.js'
 import type { ProcessRunner } from './process-runner.js'
 import type { Approvals, Logger } from './services.js'
 import type { SessionEvent, SessionEventBody } from './session-events.js'
@@ -33,6 +34,10 @@ export interface SessionRuntime {
   readonly steeringSources: readonly SteeringSource[]
   append(body: SessionEventBody): SessionEvent
   recordMessage(turnId: string | undefined, message: Message): void
+  /** A `usage` event (priced like a message's `meta`). */
+  recordUsage(turnId: string, record: { step: number; usage?: ModelUsage; model?: string; costUsd?: number }): void
+  /** The session's spend and limits (the `budgets` option). */
+  readonly budget: SessionBudget
   /** Settles once the log is on stable storage (per the `fsync` option's `steering` policy); rejects when it cannot be. */
   syncForSteering(): Promise<void>
   /** Set once the store can no longer write the session's log (`SessionLog.onLost`): nothing is appended after it. */

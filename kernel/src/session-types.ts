@@ -1,3 +1,4 @@
+import type { ReachedBudget } from './budget/budget-types.js'
 import type { CompactionResult } from './compaction/run-compaction.js'
 import type { Halt } from './decisions.js'
 import type { Guardrails } from './guardrails/types.js'
@@ -195,6 +196,13 @@ export interface ModelDeltaPayload extends StepPayload {
 export interface ToolOutputPayload extends ToolCallPayload {
   stream: ToolOutputStream
   text: string
+}
+/**
+ * `agent/budget-reached`: a budget of `budget.sessionId` (this session's, or a parent's for a subagent) is reached
+ * after a step's usage was recorded (`step` 0: at the turn's start).
+ */
+export interface BudgetPayload extends StepPayload {
+  budget: ReachedBudget
 }
 export interface SessionEventPayload {
   session: Session

@@ -1,8 +1,11 @@
 import { setMaxListeners } from 'node:events'
 import { TurnInterruptedError } from './abort.js'
+import type { Budgets } from './budget/budget-types.js'
+import { SessionBudget } from './budget/session-budget.js'
 import type { Compactor } from './compaction/compactor.js'
 import { defaultCompactor } from './compaction/default-compactor.js'
 import { type CompactionResult, runCompaction } from './compaction/run-compaction.js'
+import { costOf } from './cost/cost-of.js'
 import { createTurnHost } from './driver/turn-host.js'
 import type { Driver, DriverSession } from './driver/types.js'
 import type { HookTapError } from './errors.js'
@@ -12,7 +15,7 @@ import type { KernelHooks } from './hooks.js'
 import type { ResolvedKernelOptions } from './kernel-options.js'
 import type { Message } from './messages.js'
 import { userMessage } from './messages.js'
-import type { ModelProvider } from './model.js'
+import type { ModelProvider, ModelUsage } from './model.js'
 import type { ProcessRunner } from './process-runner.js'
 import type { Approvals, Logger } from './services.js'
 import type { HookRunRecord, NoticeLevel, SessionEvent, SessionEventBody } from './session-events.js'
@@ -49,6 +52,8 @@ export interface SessionParts {
   reportTapError(error: HookTapError): void
   /** Kills the process groups the session's runs have going (its log was lost); says what became of each. */
   killProcessGroups(): Promise<string[]>
+  /** This session's limits (the kernel's `budgets` with the session's own over them). */
+  budgets: Budgets
   /** Set for a subagent's session. */
   parent?: ParentLink
   onEnd(session: KernelSession): Promise<void>
@@ -69,6 +74,7 @@ export class KernelSession implements Session, SessionRuntime {
   readonly processRunner: ProcessRunner
   readonly logger: Logger
   readonly parent: ParentLink | undefined
+  readonly budget: SessionBudget
   queue = new InProcessSteeringSource()
   steeringSources: readonly SteeringSource[] = [this.queue]
   readonly #log: SessionLog
@@ -101,6 +107,13 @@ export class KernelSession implements Session, SessionRuntime {
     this.logger = parts.logger
     this.parent = parts.parent
     this.#parts = parts
+    this.budget = new SessionBudget({
+      session: this,
+      limits: parts.budgets,
+      parent: parts.parent?.session instanceof KernelSession ? parts.parent.session.budget : undefined,
+      hooks: parts.hooks,
+      notice: (level, text) => this.notice(level, text, 'kernel'),
+    })
   }
 
   get guardrails(): Guardrails {
@@ -172,7 +185,10 @@ export class KernelSession implements Session, SessionRuntime {
 
   /** Replays loaded events into the derived state without writing them again. */
   replay(events: readonly SessionEvent[]): void {
-    for (const event of events) this.transcript.apply(event)
+    for (const event of events) {
+      this.transcript.apply(event)
+      this.budget.record(event, false)
+    }
   }
 
   async run(input: TurnInput): Promise<TurnResult> {
@@ -286,6 +302,7 @@ export class KernelSession implements Session, SessionRuntime {
     const event = this.#log.append(body)
     if (this.options.fsync === 'always') this.#syncNow()
     this.transcript.apply(event)
+    this.budget.record(event, true)
     this.hooks.sessionEvent.call({ session: this, event })
     return event
   }
@@ -300,7 +317,26 @@ export class KernelSession implements Session, SessionRuntime {
   }
 
   recordMessage(turnId: string | undefined, message: Message): void {
+    const priced = message.role === 'assistant' ? this.#priced(message.meta) : message.meta
+    if (priced !== message.meta) message = { ...message, meta: priced }
     this.append(turnId === undefined ? { type: 'message', message } : { type: 'message', turnId, message })
+  }
+
+  recordUsage(turnId: string, record: { step: number; usage?: ModelUsage; model?: string; costUsd?: number }): void {
+    const priced = this.#priced(record) ?? record
+    this.append({ type: 'usage', turnId, ...priced })
+  }
+
+  /** A step's record with `costUsd` from the `prices` table when it has usage and a priced model and no cost yet. */
+  #priced<T extends { usage?: unknown; model?: unknown; costUsd?: unknown }>(record: T | undefined): T | undefined {
+    if (record?.usage === undefined || record.costUsd !== undefined) return record
+    const model = typeof record.model === 'string' ? record.model : undefined
+    const costUsd = model === undefined ? undefined : costOf({ usage: record.usage as ModelUsage, model, prices: this.options.prices })
+    if (costUsd === undefined) {
+      this.budget.unpriced(model)
+      return record
+    }
+    return { ...record, costUsd }
   }
 
   async syncForSteering(): Promise<void> {
@@ -354,7 +390,8 @@ export class KernelSession implements Session, SessionRuntime {
       const held: HeldClaim[] = []
       const host = createTurnHost(this, turn, controller.signal, held, this.driver.id)
       const result = await runTurn({ turn, input, host, held, driverId: this.driver.id, driverSession: () => this.#openDriver() })
-      if (result.status === 'interrupted' || result.status === 'failed') this.#autoTurns = false
+      // A budget that stops a turn before it began stops queued input from starting one turn after another.
+      if (result.status === 'interrupted' || result.status === 'failed' || this.budget.haltedAtStart(turn.id)) this.#autoTurns = false
       return result
     } finally {
       this.#active = undefined

@@ -1,10 +1,12 @@
 import { TurnInterruptedError } from './abort.js'
+import type { Halt } from './decisions.js'
 import { abandonOpenEntries, runtimeOf } from './driver/turn-host.js'
 import type { DriverSession, TurnEnd, TurnHost } from './driver/types.js'
 import { errorMessage, HookTapError } from './errors.js'
 import type { Message } from './messages.js'
 import { textOf } from './messages.js'
 import type { TurnStatus } from './session-events.js'
+import type { SessionRuntime } from './session-runtime.js'
 import type { TurnInfo, TurnResult } from './session-types.js'
 import { type HeldClaim, rejectUnsettled } from './steering/boundary-claims.js'
 import { claimsSettled } from './steering/settle-claims.js'
@@ -34,14 +36,18 @@ export async function runTurn({ turn, input, host, held, driverId, driverSession
   const { signal } = host
   const firstMessage = rt.transcript.messages.length
   rt.append({ type: 'turn/start', turnId: turn.id })
+  rt.budget.startTurn()
   let end: FrameEnd
   let error: string | undefined
   try {
+    // A session over its budget (or a subagent's parent over its own) starts nothing: no input is taken.
+    const overBudget = await rt.budget.check({ turn, step: 0, signal, atStart: true })
     const parent = rt.session.parent
-    if (parent !== undefined && turn.number === 1) {
+    if (overBudget === undefined && parent !== undefined && turn.number === 1) {
       await rt.hooks.subagentStart.promise({ session: rt.session, turn, step: 0, signal, agent: parent.agent })
     }
-    const driven: TurnEnd = await (await driverSession()).runTurn({ turn, input }, host)
+    const driven: TurnEnd =
+      overBudget === undefined ? await (await driverSession()).runTurn({ turn, input }, host) : budgetHalt(rt, overBudget, driverId)
     // Steering is accepted once its record is durable: a log that could not get there fails the turn.
     await claimsSettled(held)
     if (driven.status === 'failed') {
@@ -58,6 +64,7 @@ export async function runTurn({ turn, input, host, held, driverId, driverSession
       rt.notice('error', `turn failed: ${error}`, caught instanceof HookTapError ? caught.plugin : 'kernel')
     }
   } finally {
+    rt.budget.endTurn()
     abandonOpenEntries(host)
     rejectUnsettled(held)
   }
@@ -95,4 +102,9 @@ export async function runTurn({ turn, input, host, held, driverId, driverSession
     ...(error === undefined ? {} : { error }),
     ...(end.reason === undefined ? {} : { reason: end.reason }),
   }
+}
+
+function budgetHalt(rt: SessionRuntime, halt: Halt, driverId: string): TurnEnd {
+  rt.notice('warning', `turn halted: ${halt.reason}`, driverId)
+  return { status: 'halted', reason: halt.reason }
 }

@@ -37,6 +37,7 @@ describe('kernel.hooks', () => {
       'session/event',
       'model/delta',
       'tools/output',
+      'agent/budget-reached',
     ])
     for (const [name, key] of Object.entries(HOOK_NAMES)) {
       expect(kernel.hook(name as keyof typeof HOOK_NAMES)).toBe(kernel.hooks[key])

@@ -3,7 +3,18 @@ import { openaiErrorBody } from './openai-error.js'
 import type { ReplyStream } from './reply-stream.js'
 
 const CREATED = 1_760_000_000
-const USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }
+/** The reply's token counts in Chat Completions' fields (`prompt_tokens` includes the cached ones); default 10 in, 5 out. */
+function usageOf(reply: ResolvedMessage) {
+  const usage = reply.usage
+  if (usage === undefined) return { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }
+  return {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
+    prompt_tokens_details: { cached_tokens: usage.cacheReadInputTokens ?? 0 },
+    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
+  }
+}
 
 const completionId = (context: ReplyContext) => `chatcmpl-${context.runId}-${context.n}`
 const finishReason = (reply: ResolvedMessage) => (reply.toolCalls.length > 0 ? 'tool_calls' : 'stop')
@@ -30,7 +41,7 @@ async function writeStream(reply: ResolvedMessage, out: ReplyStream, context: Re
     chunk({ tool_calls: [{ index, function: { arguments: inputJson(call.input) } }] })
   }
   chunk({}, finishReason(reply))
-  if (wantsUsage(context)) data({ ...head, choices: [], usage: USAGE })
+  if (wantsUsage(context)) data({ ...head, choices: [], usage: usageOf(reply) })
   out.event('data: [DONE]\n\n')
   out.end()
 }
@@ -69,7 +80,7 @@ export const chatDialect: ApiDialect = {
             finish_reason: finishReason(reply),
           },
         ],
-        usage: USAGE,
+        usage: usageOf(reply),
       }),
     )
   },

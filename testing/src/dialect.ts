@@ -1,5 +1,5 @@
 import type { ModelApi } from './api-types.js'
-import type { ErrorReply } from './reply.js'
+import type { ErrorReply, ReplyUsage } from './reply.js'
 import type { ReplyStream } from './reply-stream.js'
 
 /** A message reply with its defaults filled in: the text as its deltas, every call with its id. */
@@ -11,6 +11,7 @@ export interface ResolvedMessage {
   heldUntil: PromiseLike<unknown> | undefined
   chunkDelayMs: number
   disconnectAfterEvents: number | undefined
+  usage: ReplyUsage | undefined
 }
 
 export interface ReplyContext {

@@ -13,6 +13,7 @@ export type {
   NoAnswerReply,
   OtherReply,
   Reply,
+  ReplyUsage,
   ToolCallReply,
 } from './reply.js'
 export { isMessageReply } from './reply.js'

@@ -16,9 +16,20 @@ const ERROR_TYPES: Record<number, string> = {
 
 const signatureOf = (context: ReplyContext) => `fake-signature-${context.runId}-${context.n}`
 
-function usage(context: ReplyContext, outputTokens: number) {
-  return { input_tokens: 100 + context.n, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
+/** The usage of `message_start` (output so far: 1) or of a whole message; a reply's own counts, else 100 + n in, 12 out. */
+function usage(reply: ResolvedMessage, context: ReplyContext, final: boolean) {
+  const given = reply.usage
+  const cacheRead = given?.cacheReadInputTokens ?? 0
+  const cacheWrite = given?.cacheCreationInputTokens ?? 0
+  return {
+    input_tokens: given === undefined ? 100 + context.n : given.inputTokens - cacheRead - cacheWrite,
+    output_tokens: final ? outputTokens(reply) : 1,
+    cache_creation_input_tokens: cacheWrite,
+    cache_read_input_tokens: cacheRead,
+  }
 }
+
+const outputTokens = (reply: ResolvedMessage) => reply.usage?.outputTokens ?? 12
 
 function contentBlocks(reply: ResolvedMessage, context: ReplyContext): Record<string, unknown>[] {
   return [
@@ -52,7 +63,7 @@ async function writeStream(reply: ResolvedMessage, out: ReplyStream, context: Re
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: usage(context, 1),
+      usage: usage(reply, context, false),
     },
   })
   event('ping', {})
@@ -82,7 +93,7 @@ async function writeStream(reply: ResolvedMessage, out: ReplyStream, context: Re
     event('content_block_stop', { index })
     index++
   }
-  event('message_delta', { delta: { stop_reason: stopReason(reply), stop_sequence: null }, usage: { output_tokens: 12 } })
+  event('message_delta', { delta: { stop_reason: stopReason(reply), stop_sequence: null }, usage: { output_tokens: outputTokens(reply) } })
   event('message_stop', {})
   out.end()
 }
@@ -105,7 +116,7 @@ export const messagesDialect: ApiDialect = {
         content: contentBlocks(reply, context),
         stop_reason: stopReason(reply),
         stop_sequence: null,
-        usage: usage(context, 12),
+        usage: usage(reply, context, true),
       }),
     )
   },

@@ -37,6 +37,20 @@ export interface MessageReply {
   chunkDelayMs?: number
   /** Close the connection after this many events of the stream (a stream cut mid-way). */
   disconnectAfterEvents?: number
+  /** The token counts the reply reports, written in each API's own fields. Default: small fixed counts of each API's. */
+  usage?: ReplyUsage
+}
+
+/**
+ * Token counts in the kernel's terms (`ModelUsage`): `inputTokens` includes the cached parts, `outputTokens` the
+ * reasoning. The Messages API gets `input_tokens` without the cached parts and no reasoning count, as Anthropic sends.
+ */
+export interface ReplyUsage {
+  inputTokens: number
+  outputTokens: number
+  cacheReadInputTokens?: number
+  cacheCreationInputTokens?: number
+  reasoningTokens?: number
 }
 
 /** An API error: the status, and the body in the API's own error format. */

@@ -14,5 +14,6 @@ export function resolveMessage(reply: MessageReply, dialect: ApiDialect, context
     heldUntil: reply.heldUntil,
     chunkDelayMs: reply.chunkDelayMs ?? 0,
     disconnectAfterEvents: reply.disconnectAfterEvents,
+    usage: reply.usage,
   }
 }

@@ -2,13 +2,19 @@ import { type ApiDialect, errorHeaders, holdContent, inputJson, type ReplyContex
 import { openaiErrorBody } from './openai-error.js'
 import type { ReplyStream } from './reply-stream.js'
 
-const USAGE = {
-  input_tokens: 10,
-  input_tokens_details: { cached_tokens: 0 },
-  output_tokens: 5,
-  output_tokens_details: { reasoning_tokens: 0 },
-  total_tokens: 15,
+/** The reply's token counts in the Responses API's fields (`input_tokens` includes the cached ones); default 10 in, 5 out. */
+function usageOf(reply: ResolvedMessage) {
+  const usage = reply.usage ?? { inputTokens: 10, outputTokens: 5 }
+  return {
+    input_tokens: usage.inputTokens,
+    input_tokens_details: { cached_tokens: usage.cacheReadInputTokens ?? 0 },
+    output_tokens: usage.outputTokens,
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
+    total_tokens: usage.inputTokens + usage.outputTokens,
+  }
 }
+
+const modelOf = (context: ReplyContext) => context.body.model ?? 'gpt-fake'
 
 const responseId = (context: ReplyContext) => `resp_${context.runId}_${context.n}`
 
@@ -44,7 +50,7 @@ async function writeStream(reply: ResolvedMessage, out: ReplyStream, context: Re
   await holdContent(reply, out)
   if (out.gone) return
   const id = responseId(context)
-  send({ type: 'response.created', response: { id, object: 'response', status: 'in_progress', output: [] } })
+  send({ type: 'response.created', response: { id, object: 'response', status: 'in_progress', model: modelOf(context), output: [] } })
   const output = outputItems(reply, context)
   for (const [index, item] of output.entries()) {
     if (item.type === 'reasoning') {
@@ -75,7 +81,10 @@ async function writeStream(reply: ResolvedMessage, out: ReplyStream, context: Re
     send({ type: 'response.output_item.done', output_index: index, item })
   }
   if (out.gone) return
-  send({ type: 'response.completed', response: { id, object: 'response', status: 'completed', output, usage: USAGE } })
+  send({
+    type: 'response.completed',
+    response: { id, object: 'response', status: 'completed', model: modelOf(context), output, usage: usageOf(reply) },
+  })
   out.end()
 }
 
@@ -93,9 +102,9 @@ export const responsesDialect: ApiDialect = {
         id: responseId(context),
         object: 'response',
         status: 'completed',
-        model: context.body.model ?? 'gpt-fake',
+        model: modelOf(context),
         output: outputItems(reply, context),
-        usage: USAGE,
+        usage: usageOf(reply),
       }),
     )
   },

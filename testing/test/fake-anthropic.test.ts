@@ -93,6 +93,27 @@ describe('a scripted reply, written as the Messages API streams it', () => {
     })
   })
 
+  it('a reply’s usage as Anthropic counts it: input_tokens without the cache’s parts, output at message_delta', async () => {
+    const usage = { inputTokens: 1_000, cacheReadInputTokens: 700, cacheCreationInputTokens: 200, outputTokens: 33 }
+    server.reply({ text: 'a', usage }, { text: 'b', usage })
+    const streamed = await post(messages(), messagesBody('hi'))
+    const data = streamed.events.map((event) => event.data as { type: string; message?: { usage: unknown }; usage?: unknown })
+    expect(data.find((event) => event.type === 'message_start')?.message?.usage).toEqual({
+      input_tokens: 100,
+      output_tokens: 1,
+      cache_creation_input_tokens: 200,
+      cache_read_input_tokens: 700,
+    })
+    expect(data.find((event) => event.type === 'message_delta')?.usage).toEqual({ output_tokens: 33 })
+    const whole = await post(messages(), messagesBody('hi', { stream: false }))
+    expect(JSON.parse(whole.text).usage).toEqual({
+      input_tokens: 100,
+      output_tokens: 33,
+      cache_creation_input_tokens: 200,
+      cache_read_input_tokens: 700,
+    })
+  })
+
   it('with nothing queued, a request gets `FINAL reply to request #N` (N counts model requests from 0)', async () => {
     await post(messages(), messagesBody('one', { tools: ['shell'] }))
     const answer = await post(messages(), messagesBody('two', { tools: ['shell'] }))

@@ -37,7 +37,7 @@ describe('Responses', () => {
     expect(id).toMatch(/^resp_\w+_0$/)
     const messageId = id.replace(/^resp_/, 'msg_')
     expect(answer.events.map((event) => event.data)).toEqual([
-      { type: 'response.created', response: { id, object: 'response', status: 'in_progress', output: [] } },
+      { type: 'response.created', response: { id, object: 'response', status: 'in_progress', model: 'gpt-test', output: [] } },
       { type: 'response.output_item.added', output_index: 0, item: { type: 'message', role: 'assistant', id: messageId, content: [] } },
       {
         type: 'response.content_part.added',
@@ -59,6 +59,7 @@ describe('Responses', () => {
           id,
           object: 'response',
           status: 'completed',
+          model: 'gpt-test',
           output: [
             { type: 'message', role: 'assistant', id: messageId, content: [{ type: 'output_text', text: 'Hello', annotations: [] }] },
           ],
@@ -139,6 +140,34 @@ describe('Chat Completions', () => {
     })
     const withoutUsage = await post(completions(), chatBody('hi'))
     expect(withoutUsage.events.filter((event) => JSON.stringify(event.data).includes('"usage"'))).toEqual([])
+  })
+
+  it('a reply’s usage in each API’s own fields: cached input inside the input count, reasoning inside the output', async () => {
+    const usage = { inputTokens: 900, cacheReadInputTokens: 600, outputTokens: 40, reasoningTokens: 25 }
+    server.reply({ text: 'a', usage }, { text: 'b', usage })
+    const chat = await post(completions(), chatBody('hi', { usage: true }))
+    expect(chat.events.at(-2)?.data).toMatchObject({
+      usage: {
+        prompt_tokens: 900,
+        completion_tokens: 40,
+        total_tokens: 940,
+        prompt_tokens_details: { cached_tokens: 600 },
+        completion_tokens_details: { reasoning_tokens: 25 },
+      },
+    })
+    const streamed = await post(responses(), responsesBody('hi'))
+    expect(streamed.events.at(-1)?.data).toMatchObject({
+      type: 'response.completed',
+      response: {
+        usage: {
+          input_tokens: 900,
+          input_tokens_details: { cached_tokens: 600 },
+          output_tokens: 40,
+          output_tokens_details: { reasoning_tokens: 25 },
+          total_tokens: 940,
+        },
+      },
+    })
   })
 
   it('tool calls streamed as a first delta with id and name, then the arguments; one completion when not streaming', async () => {

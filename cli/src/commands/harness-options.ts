@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { type ClaudeCodeHooksOptions, checkPermissionMode, type PermissionMode } from '@harness-kernel/claude-code'
-import { errorMessage, type Kernel, type Plugin } from '@harness-kernel/kernel'
+import { type Budgets, errorMessage, type Kernel, type Plugin } from '@harness-kernel/kernel'
 import { CliError } from '../cli-error.js'
 import { BYPASS_HOOK_TRUST_WARNING } from '../codex/codex-setup.js'
 import { createHarness } from '../create-harness.js'
@@ -43,6 +43,8 @@ export async function harnessFromOptions(
   io: CliIo,
   cwd: string,
   plugins: Plugin[],
+  /** `harness run`'s budget flags: limits over the config's. */
+  extra: { budgets?: Budgets | undefined } = {},
 ): Promise<{ kernel: Kernel; guardrails: GuardrailsSetup; sessionsAt: string }> {
   const codexFlags = options.codexConfig ?? []
   const claudeCode = claudeCodeFlags(options, cwd)
@@ -72,6 +74,7 @@ export async function harnessFromOptions(
           },
     claudeCode,
     ...(guardrails.plugin === undefined ? {} : { guardrails: guardrails.plugin }),
+    ...(extra.budgets === undefined ? {} : { budgets: extra.budgets }),
     plugins,
   })
   if (options.dangerouslyBypassHookTrust && options.codexHooks !== false)

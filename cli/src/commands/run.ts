@@ -11,10 +11,11 @@ import { readPrompt } from '../read-prompt.js'
 import { resolveSessionId } from '../session-id.js'
 import { signalExitCode, watchSignals } from '../signals.js'
 import { colorEnabled } from '../style.js'
+import { type BudgetFlags, budgetsFromFlags } from './budget-flags.js'
 import type { HarnessOptions } from './harness-flags.js'
 import { checkDriverFlag, harnessFromOptions } from './harness-options.js'
 
-export interface RunOptions extends HarnessOptions {
+export interface RunOptions extends HarnessOptions, BudgetFlags {
   json?: boolean
   resume?: string
 }
@@ -22,11 +23,18 @@ export interface RunOptions extends HarnessOptions {
 export async function run(promptArgument: string | undefined, options: RunOptions, io: CliIo): Promise<number> {
   const cwd = resolve(io.cwd, options.cwd ?? '.')
   checkDriverFlag(options)
+  const budgets = budgetsFromFlags(options)
   const prompt = await readPrompt(promptArgument, io)
-  const { kernel, sessionsAt } = await harnessFromOptions(options, io, cwd, [
-    progressReporter({ stream: io.stderr, color: colorEnabled(io.stderr, io.env) }),
-    hasTerminal(io) ? terminalApprovals(io) : noTerminalApprovals(io),
-  ])
+  const { kernel, sessionsAt } = await harnessFromOptions(
+    options,
+    io,
+    cwd,
+    [
+      progressReporter({ stream: io.stderr, color: colorEnabled(io.stderr, io.env) }),
+      hasTerminal(io) ? terminalApprovals(io) : noTerminalApprovals(io),
+    ],
+    { budgets },
+  )
   let session: Session | undefined
   const signals = watchSignals((signal) => session?.interrupt(`interrupted by ${signal}`), io.stderr)
   try {

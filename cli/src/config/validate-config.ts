@@ -19,7 +19,12 @@ const checks: Record<keyof HarnessConfig, Check> = {
     value === 'steering' || value === 'always' || value === 'never' ? undefined : "expected 'steering', 'always' or 'never'",
   maxToolOutputBytes: (value) => (Number.isInteger(value) && (value as number) > 0 ? undefined : 'expected a whole number > 0'),
   processRunner: (value) => (value === 'launcher' || value === 'in-process' ? undefined : "expected 'launcher' or 'in-process'"),
+  // Their limits and prices are checked by the kernel, which names the bad one.
+  prices: (value) => (isObject(value) ? undefined : 'expected an object of prices by model id'),
+  budgets: (value) => (isObject(value) ? undefined : 'expected an object ({ session?, turn? })'),
 }
+
+const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** Checks the shape of a config module's default export; the message says what is wrong, not where. */
 export function validateConfig(value: unknown): HarnessConfig {

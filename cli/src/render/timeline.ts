@@ -71,6 +71,13 @@ export function sessionTimeline(events: readonly SessionEvent[]): TimelineTurn[]
         tally(turn.data, meta?.usage, meta?.costUsd)
         break
       }
+      case 'usage': {
+        // A step's usage its driver learnt after the step's message (Codex), or a program's own spend beyond its steps.
+        const step = event.step === undefined ? undefined : steps.get(event.step)
+        if (step && step.detail === undefined) step.detail = usageText(event.usage, event.costUsd)
+        tally(turn.data, event.usage, event.costUsd)
+        break
+      }
       case 'tool/call': {
         const denied = event.decision.startsWith('deny')
         const row: TimelineRow = {

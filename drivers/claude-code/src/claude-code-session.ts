@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { HookCallbackMatcher, HookEvent, Options, Query, query, SDKUserMessage } from '@anthropic-ai/claude-agent-sdk'
 import type { DriverSession, DriverSessionContext, Message, TurnEnd, TurnHost, TurnRequest } from '@harness-kernel/kernel'
@@ -22,6 +22,8 @@ interface SdkMessage {
   [key: string]: unknown
 }
 
+const COST_FILE = 'claude-code-cost.json'
+
 /** One kernel session inside one Claude Code process: one `query()` with one input that stays open. */
 export class ClaudeCodeSession implements DriverSession {
   readonly #context: DriverSessionContext
@@ -40,6 +42,8 @@ export class ClaudeCodeSession implements DriverSession {
   #serversChecked: Promise<string | undefined> | undefined
   /** Why the last process ended, for a turn that was waiting for it to start. */
   #exit: string | undefined
+  /** Claude Code's running `total_cost_usd` at its last result (kept in the state folder: a resumed session goes on from it). */
+  #costTotal: number | undefined
 
   readonly #run: typeof query
 
@@ -99,6 +103,7 @@ export class ClaudeCodeSession implements DriverSession {
       cancel: (uuid) => this.#cancel(uuid),
       admissionTimeoutMs: this.#options.admissionTimeoutMs ?? DEFAULT_ADMISSION_TIMEOUT_MS,
       interrupt: () => this.#interrupt(),
+      programCost: (total) => this.#programCost(total),
     })
     this.#turn = turn
     try {
@@ -111,6 +116,32 @@ export class ClaudeCodeSession implements DriverSession {
       return await turn.finished
     } finally {
       this.#turn = undefined
+    }
+  }
+
+  /**
+   * What Claude Code spent since its last result: its `total_cost_usd` is a running total for the process (each result
+   * carries the sum so far), and a resumed process goes on from the total its transcript saved. A total below the last
+   * one means the count started again: all of it is new.
+   */
+  #programCost(total: number): number {
+    const before = this.#costTotal ?? this.#savedCostTotal()
+    this.#costTotal = total
+    try {
+      mkdirSync(this.#context.stateDir, { recursive: true })
+      writeFileSync(join(this.#context.stateDir, COST_FILE), JSON.stringify({ totalCostUsd: total }))
+    } catch (error) {
+      this.#context.logger.warn(`could not keep Claude Code's running cost in ${this.#context.stateDir}: ${errorText(error)}`)
+    }
+    return total >= before ? total - before : total
+  }
+
+  #savedCostTotal(): number {
+    try {
+      const saved = JSON.parse(readFileSync(join(this.#context.stateDir, COST_FILE), 'utf8')) as { totalCostUsd?: unknown }
+      return typeof saved.totalCostUsd === 'number' ? saved.totalCostUsd : 0
+    } catch {
+      return 0
     }
   }
 
@@ -232,7 +263,7 @@ export class ClaudeCodeSession implements DriverSession {
     return {
       ...extra,
       cwd: this.#context.cwd,
-      env: this.#env(),
+      env: this.#env(host),
       pathToClaudeCodeExecutable: executable,
       tools: own.builtinTools ?? [],
       mcpServers: { ...extra.mcpServers, host: hostToolServer(tools, (call) => this.#callTool(call)) },
@@ -256,14 +287,16 @@ export class ClaudeCodeSession implements DriverSession {
       stderr: (chunk: string) => this.#stderr.write(chunk),
       ...(own.model === undefined ? {} : { model: own.model }),
       ...(system === undefined ? {} : { systemPrompt: system }),
-      ...(host.wantsDeltas ? { includePartialMessages: true } : {}),
+      // Stream events carry each response's final output count (Claude Code's assistant messages repeat its first).
+      includePartialMessages: true,
       ...(this.#nativeId === undefined ? {} : { resume: this.#nativeId }),
     }
   }
 
-  #env(): Record<string, string> {
+  #env(host: TurnHost): Record<string, string> {
     const env: Record<string, string> = {}
-    for (const [key, value] of Object.entries({ ...process.env, ...this.#options.env })) if (value !== undefined) env[key] = value
+    const own = this.#options.environment?.(host.session)
+    for (const [key, value] of Object.entries({ ...process.env, ...this.#options.env, ...own })) if (value !== undefined) env[key] = value
     const configDir = this.#options.configDir ?? 'isolated'
     if (configDir !== 'user') {
       const dir = configDir === 'isolated' ? join(this.#context.stateDir, 'config') : configDir
@@ -305,4 +338,8 @@ function mergeHooks(
     merged[event] = [...(merged[event] ?? []), ...matchers]
   }
   return merged
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }

@@ -6,10 +6,13 @@ import type { LifecycleFrame } from './command-lifecycle.js'
 import { kernelBlocks, messageText, reminder, toolResultsOf } from './content.js'
 import { type HostToolCall, kernelToolName } from './host-tools.js'
 import { LiveSteering, type SteeringPort } from './live-steering.js'
+import { modelUsageOf, StreamedResponse, type WireUsage } from './response-usage.js'
 
 export interface TurnPort extends SteeringPort {
   /** `interrupt({ cancelQueued: true })`; resolves with the uuids Claude Code cancelled. */
   interrupt(): Promise<readonly string[]>
+  /** What Claude Code spent since its last `result`, from this result's running `total_cost_usd`. */
+  programCost(totalCostUsd: number): number
 }
 
 interface ResultMessage {
@@ -19,6 +22,22 @@ interface ResultMessage {
   num_turns?: number
   errors?: string[]
   user_message_uuids?: string[]
+  /** Claude Code's running total for the process (every turn so far), not this turn's. */
+  total_cost_usd?: number
+}
+
+interface SdkAssistant {
+  id?: string
+  model?: string
+  usage?: WireUsage
+  content?: unknown
+}
+
+interface StreamEvent {
+  type?: string
+  delta?: { type?: string; text?: string }
+  message?: { id?: string; usage?: WireUsage }
+  usage?: WireUsage
 }
 
 const INTERRUPTED = 'The tool call was interrupted before a result was received.'
@@ -36,7 +55,16 @@ export class ClaudeCodeTurn {
   #reject!: (reason: unknown) => void
   #step = 0
   readonly #responses = new Set<string>()
-  #pending: { id: string; blocks: ContentBlock[] } | undefined
+  #pending: { id: string; step: number; blocks: ContentBlock[]; model: string | undefined; usage: WireUsage | undefined } | undefined
+  /** Each main-loop response as streamed, by id; the one streaming now. */
+  readonly #streamed = new Map<string, StreamedResponse>()
+  #streaming: StreamedResponse | undefined
+  /** Responses logged before they ended (a built-in's result overtook them): their usage is recorded when they end. */
+  readonly #usageOwed = new Map<string, { step: number; model: string | undefined }>()
+  /** Budget checks under way: the turn's end waits for them (a step that reached a budget halts the turn). */
+  readonly #budgetChecks = new Set<Promise<void>>()
+  /** What Claude Code reported spending in this kernel turn (its results' running totals, differenced). */
+  #programCostUsd = 0
   /** Tool calls already in the log, and those the kernel ran (their results are the kernel's). */
   readonly #loggedCalls = new Set<string>()
   readonly #kernelCalls = new Set<string>()
@@ -109,14 +137,15 @@ export class ClaudeCodeTurn {
 
   onMessage(message: { type: string; [key: string]: unknown }): void {
     if (message.isReplay === true) return
-    if (message.type === 'assistant') this.#onAssistant(message.message as { id?: string; content?: unknown })
+    if (message.type === 'assistant') this.#onAssistant(message.message as SdkAssistant)
     else if (message.type === 'user') this.#onToolResults((message.message as { content?: unknown } | undefined)?.content)
-    else if (message.type === 'stream_event') this.#onStream(message.event as { type?: string; delta?: { type?: string; text?: string } })
+    else if (message.type === 'stream_event') this.#onStream(message.event as StreamEvent, message.parent_tool_use_id != null)
     else if (message.type === 'result') void this.#end(message as unknown as ResultMessage)
   }
 
   /** Claude Code exited or the transport broke: the turn fails; what it held is returned, unless it may have run. */
   fail(error: DriverError): void {
+    this.#streaming?.end()
     void this.#finish(async () => {
       const ambiguous = await this.steering.settleAtEnd(this.#consumed)
       return { status: 'failed', error: ambiguous ?? error }
@@ -127,6 +156,8 @@ export class ClaudeCodeTurn {
   async callTool(call: HostToolCall): Promise<CallToolResult> {
     // The call may overtake its response on the way in: let that response be read first (it names the step).
     if (!this.#knows(call.id)) await new Promise((resolve) => setImmediate(resolve))
+    // Claude Code may start a tool before its response has ended: the step is logged once its usage is whole.
+    if (this.#streaming !== undefined && !this.#streaming.ended) await this.#streaming.whenEnded
     const step = this.step
     this.#logCall(call.id, call.name, call.input)
     this.#kernelCalls.add(call.id)
@@ -182,6 +213,9 @@ export class ClaudeCodeTurn {
   /** The SDK's Stop callback: `agent/turn-stopping`; a continue is one more request in the same turn. */
   async onStop(input: { stop_hook_active?: boolean }): Promise<HookJSONOutput> {
     this.#flush()
+    // The answer's step may have reached a budget: the turn ends here, as on the native loop, without turn-stopping.
+    await Promise.all(this.#budgetChecks)
+    if (this.#halt) return {}
     // Input waiting, or already queued: Claude Code runs it after this answer's result, and the turn goes on there.
     if (await this.steering.atFinal(this.step)) {
       this.#followUp = true
@@ -256,7 +290,7 @@ export class ClaudeCodeTurn {
     return { behavior: 'allow', updatedInput: (verdict.input as Record<string, unknown> | undefined) ?? input }
   }
 
-  #onAssistant(message: { id?: string; content?: unknown }): void {
+  #onAssistant(message: SdkAssistant): void {
     const id = message.id ?? `response-${this.#responses.size + 1}`
     if (!this.#responses.has(id)) {
       this.#flush()
@@ -272,7 +306,7 @@ export class ClaudeCodeTurn {
     if (this.#pending?.id === id) this.#pending.blocks.push(...blocks)
     else {
       this.#flush()
-      this.#pending = { id, blocks }
+      this.#pending = { id, step: this.#step, blocks, model: message.model, usage: message.usage }
     }
   }
 
@@ -288,10 +322,64 @@ export class ClaudeCodeTurn {
     if (this.#halt) void this.#haltNow()
   }
 
-  #onStream(event: { type?: string; delta?: { type?: string; text?: string } }): void {
+  #onStream(event: StreamEvent, subagent: boolean): void {
     if (event.type === 'content_block_delta' && event.delta?.type === 'text_delta' && event.delta.text) {
       this.host.delta(this.#step + 1, event.delta.text)
     }
+    // Usage is counted for the main loop's responses (a Task subagent's are Claude Code's, in its result's cost).
+    if (subagent) return
+    if (event.type === 'message_start' && typeof event.message?.id === 'string') {
+      this.#endStreaming()
+      this.#streaming = new StreamedResponse(event.message.id, event.message.usage)
+      this.#streamed.set(event.message.id, this.#streaming)
+    } else if (event.type === 'message_delta') this.#streaming?.update(event.usage)
+    else if (event.type === 'message_stop') this.#endStreaming()
+  }
+
+  /** The streaming response has ended (or gave way to another, or the turn ends): a step logged before owes its usage. */
+  #endStreaming(): void {
+    const ended = this.#streaming
+    if (ended === undefined || ended.ended) return
+    ended.end()
+    const owed = this.#usageOwed.get(ended.id)
+    this.#usageOwed.delete(ended.id)
+    const usage = ended.usage
+    if (owed === undefined || usage === undefined) return
+    this.host.recordUsage({ step: owed.step, usage, ...(owed.model === undefined ? {} : { model: owed.model }) })
+    this.#checkBudget(owed.step)
+  }
+
+  /** After a step's usage is recorded: a reached budget halts the turn through the halt path a hook's halt takes. */
+  #checkBudget(step: number): void {
+    const check = this.host
+      .checkBudget(step)
+      .then((halt) => {
+        if (!halt) return
+        this.#halt ??= halt
+        return this.#haltNow()
+      })
+      .catch((error: unknown) => {
+        // A tap broke (not a budget): the turn fails with it, as a broken tool tap does.
+        this.#broken ??= error
+        this.#halt ??= { reason: 'a budget check failed' }
+        return this.#haltNow()
+      })
+      .finally(() => this.#budgetChecks.delete(check))
+    this.#budgetChecks.add(check)
+  }
+
+  /**
+   * Claude Code's own cost since its last result: what it spent beyond the kernel's prices of this turn's steps (calls
+   * that are no step of the turn, such as a compaction or a classifier, or a model the prices do not know) is recorded
+   * as a `usage` event, so the turn's recorded cost is at least Claude Code's.
+   */
+  #recordProgramCost(result: ResultMessage): void {
+    if (typeof result.total_cost_usd !== 'number') return
+    this.#programCostUsd += this.#port.programCost(result.total_cost_usd)
+    const beyond = this.#programCostUsd - this.host.turnCostUsd
+    if (beyond <= 1e-12) return
+    this.host.recordUsage({ step: this.step, costUsd: beyond })
+    this.#checkBudget(this.step)
   }
 
   async #end(result: ResultMessage, givenUp = false): Promise<void> {
@@ -299,7 +387,9 @@ export class ClaudeCodeTurn {
     clearTimeout(this.#followUpWatchdog)
     this.#awaiting = undefined
     if (!givenUp) this.#consumed.push(...(result.user_message_uuids ?? []))
+    this.#endStreaming()
     this.#flush()
+    if (!givenUp) this.#recordProgramCost(result)
     const succeeded = result.subtype === 'success' && !this.host.signal.aborted && this.#halt === undefined && this.#broken === undefined
     if (succeeded && !givenUp && this.steering.pending()) {
       // Claude Code starts what it holds by itself, next: that follow-up is this turn's too. Should it never start
@@ -330,6 +420,8 @@ export class ClaudeCodeTurn {
       }
     }
     this.#followUp = false
+    // A budget the turn's last usage reached halts it: its check decides before the outcome does.
+    await Promise.all(this.#budgetChecks)
     await this.#finish(async () => {
       const ambiguous = await this.steering.settleAtEnd(this.#consumed)
       if (this.#broken !== undefined) throw this.#broken
@@ -374,6 +466,7 @@ export class ClaudeCodeTurn {
 
   async #interrupted(): Promise<void> {
     if (this.#ended) return
+    this.#streaming?.end()
     // Nothing more goes in; what is in flight settles first, so the interrupt cancels it too.
     await this.steering.close()
     this.#interruptSent = true
@@ -393,12 +486,26 @@ export class ClaudeCodeTurn {
     this.host.recordMessage({ role: 'assistant', content: [{ type: 'tool_call', id, name, input }], source: { kind: 'model' } })
   }
 
+  /**
+   * Logs the buffered response: with its usage (`meta.usage`, as streamed, else as Claude Code's message gave it) and
+   * model (`meta.model`), then checks the budgets. A response logged before it ended records its usage when it ends.
+   */
   #flush(): void {
     const pending = this.#pending
     this.#pending = undefined
     if (!pending || pending.blocks.length === 0) return
     for (const block of pending.blocks) if (block.type === 'tool_call') this.#loggedCalls.add(block.id)
-    this.host.recordMessage({ role: 'assistant', content: pending.blocks, source: { kind: 'model' } })
+    const streamed = this.#streamed.get(pending.id)
+    if (streamed !== undefined && !streamed.ended) this.#usageOwed.set(pending.id, { step: pending.step, model: pending.model })
+    const usage = streamed === undefined ? modelUsageOf(pending.usage) : streamed.ended ? streamed.usage : undefined
+    const meta = { ...(usage === undefined ? {} : { usage }), ...(pending.model === undefined ? {} : { model: pending.model }) }
+    this.host.recordMessage({
+      role: 'assistant',
+      content: pending.blocks,
+      source: { kind: 'model' },
+      ...(Object.keys(meta).length > 0 ? { meta } : {}),
+    })
+    if (usage !== undefined) this.#checkBudget(pending.step)
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Options, PermissionMode, query } from '@anthropic-ai/claude-agent-sdk'
+import type { Session } from '@harness-kernel/kernel'
 
 export interface ClaudeCodeDriverOptions {
   /** The model Claude Code uses. Default: Claude Code's own choice (it reads `ANTHROPIC_MODEL`). */
@@ -21,6 +22,12 @@ export interface ClaudeCodeDriverOptions {
    * Its endpoint and key come from here as when it runs alone (`ANTHROPIC_BASE_URL`, `ANTHROPIC_API_KEY`).
    */
   env?: Record<string, string | undefined>
+  /**
+   * More of Claude Code's environment for one session, over `env`, asked for when its process starts: what a plugin
+   * needs Claude Code to have. `telemetry().claudeCodeEnvironment` (`@harness-kernel/telemetry`) makes Claude Code
+   * export its own telemetry to the harness's collector, its spans under the session's span.
+   */
+  environment?: (session: Session) => Record<string, string | undefined>
   /**
    * Where Claude Code keeps its settings, transcripts and state. `isolated` (default): a folder of the
    * session's own under the kernel's state, so `~/.claude` is neither read nor written; `user`: Claude

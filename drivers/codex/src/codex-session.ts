@@ -27,6 +27,8 @@ export class CodexSession implements DriverSession {
   #server: AppServerProcess | undefined
   #threadId: string | undefined
   #threadLoaded = false
+  /** The thread's model as Codex names it: from `thread/start` or `thread/resume`, then `model/rerouted`. */
+  #model: string | undefined
   #turn: CodexTurn | undefined
   /** Codex's warnings while no turn runs, told at the next turn. */
   readonly #held: string[] = []
@@ -78,7 +80,12 @@ export class CodexSession implements DriverSession {
     }
     const { server, threadId } = await this.#thread(host)
     host.signal.throwIfAborted()
-    const turn = new CodexTurn(host, { connection: server.connection, threadId, steerTimeoutMs: this.#steerTimeoutMs })
+    const turn = new CodexTurn(host, {
+      connection: server.connection,
+      threadId,
+      steerTimeoutMs: this.#steerTimeoutMs,
+      model: () => this.#model,
+    })
     this.#turn = turn
     try {
       const context = [...entry.context, ...entry.messages.filter((message) => message.role !== 'user')]
@@ -131,17 +138,19 @@ export class CodexSession implements DriverSession {
     if (this.#threadLoaded && this.#threadId) return { server, threadId: this.#threadId }
     const settings = this.#threadSettings()
     if (this.#threadId) {
-      await server.connection
+      const result = (await server.connection
         .request('thread/resume', { threadId: this.#threadId, ...settings, excludeTurns: true }, this.#requestTimeoutMs)
         .catch((error: unknown) => {
           throw new Error(`Codex could not resume thread ${this.#threadId}: ${error instanceof Error ? error.message : String(error)}`)
-        })
+        })) as { model?: unknown }
+      this.#model = typeof result?.model === 'string' ? result.model : this.#model
     } else {
       const result = (await server.connection
         .request('thread/start', { ...settings, dynamicTools: dynamicTools(host.tools) }, this.#requestTimeoutMs)
         .catch((error: unknown) => {
           throw new Error(`Codex refused to start the thread: ${error instanceof Error ? error.message : String(error)}`)
-        })) as { thread: { id: string } }
+        })) as { thread: { id: string }; model?: unknown }
+      this.#model = typeof result.model === 'string' ? result.model : undefined
       this.#threadId = result.thread.id
       host.recordNativeId(result.thread.id)
       host.notice('info', builtinsNotice(this.#options))
@@ -214,6 +223,7 @@ export class CodexSession implements DriverSession {
       return
     }
     if (typeof params.threadId === 'string' && params.threadId !== this.#threadId) return
+    if (method === 'model/rerouted' && typeof params.toModel === 'string') this.#model = params.toModel
     this.#turn?.onNotification(method, params)
   }
 

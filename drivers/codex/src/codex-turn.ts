@@ -1,4 +1,4 @@
-import type { ContentBlock, DriverError, Halt, ToolCall, TurnEnd, TurnHost } from '@harness-kernel/kernel'
+import type { ContentBlock, DriverError, Halt, ModelUsage, ToolCall, TurnEnd, TurnHost } from '@harness-kernel/kernel'
 import { textOf } from '@harness-kernel/kernel'
 import { toolCallAnswer } from './dynamic-tools.js'
 import type { JsonRpcConnection } from './json-rpc-connection.js'
@@ -10,6 +10,8 @@ export interface TurnPort {
   readonly connection: JsonRpcConnection
   readonly threadId: string
   readonly steerTimeoutMs: number
+  /** The thread's model as Codex last named it (`thread/start`, `thread/resume`, `model/rerouted`). */
+  model(): string | undefined
 }
 
 /** How long Codex may take to end a turn after `turn/interrupt` before the driver stops waiting. */
@@ -37,7 +39,8 @@ export class CodexTurn {
   #answered = false
   #pending: ContentBlock[] = []
   readonly #logged = new Set<string>()
-  readonly #turnUsage: TokenUsage = { totalTokens: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 }
+  /** Budget checks under way: the turn's outcome waits for them (a step that reached a budget halts it). */
+  readonly #budgetChecks = new Set<Promise<void>>()
   #halt: Halt | undefined
   #interruptSent = false
   #broken: unknown
@@ -109,7 +112,7 @@ export class CodexTurn {
         // As on the native loop, no model request follows a halt: the turn is interrupted while the call is parked.
         this.#haltNow(halt)
       }
-      if (halt || this.host.signal.aborted) {
+      if (halt || this.#halt || this.host.signal.aborted) {
         // Answered only once Codex has ended the turn: an answer that overtook `turn/interrupt` would let it go on.
         await this.#ended
         return answer
@@ -193,10 +196,31 @@ export class CodexTurn {
     }
   }
 
+  /**
+   * `thread/tokenUsage/updated`'s `last`: one sampling request's usage, which Codex reports once the request is done,
+   * after its tool calls ran. It goes with the step's text when that is still buffered, else (the step's calls are in
+   * the log already) as a `usage` event; then the budgets are checked.
+   */
   #usage(last: TokenUsage | undefined): void {
     if (!last) return
-    for (const key of Object.keys(this.#turnUsage) as (keyof TokenUsage)[]) this.#turnUsage[key] += last[key] ?? 0
-    this.#flush({ usage: last, turnUsage: { ...this.#turnUsage } })
+    const step = this.#step
+    const usage = modelUsage(last)
+    const model = this.#port.model()
+    const record = { usage, ...(model === undefined ? {} : { model }) }
+    if (this.#pending.length > 0) this.#flush(record)
+    else this.host.recordUsage({ step, ...record })
+    const check = this.host
+      .checkBudget(step)
+      .then((halt) => {
+        if (halt) this.#haltNow(halt)
+      })
+      .catch((error: unknown) => {
+        // A tap broke (not a budget): the turn fails with it, as a broken tool tap does.
+        this.#broken ??= error
+        this.#haltNow({ reason: 'a budget check failed' })
+      })
+      .finally(() => this.#budgetChecks.delete(check))
+    this.#budgetChecks.add(check)
   }
 
   #error(params: Record<string, unknown>): void {
@@ -206,6 +230,7 @@ export class CodexTurn {
   }
 
   async #end(turn: WireTurn): Promise<void> {
+    await Promise.all(this.#budgetChecks)
     await this.#finish(async () => {
       this.#flush()
       if (this.#broken !== undefined) throw this.#broken
@@ -290,4 +315,13 @@ function builtinResult(item: WireItem): { output: string; isError: boolean } {
   const output = typeof item.aggregatedOutput === 'string' ? item.aggregatedOutput : status === 'declined' ? 'declined' : ''
   const exitCode = typeof item.exitCode === 'number' ? item.exitCode : 0
   return { output, isError: status !== 'completed' || exitCode !== 0 }
+}
+
+/** Codex's counts in the kernel's terms: the same totals, the cache's and reasoning's parts named as the kernel names them. */
+function modelUsage(last: TokenUsage): ModelUsage {
+  const usage: ModelUsage = { inputTokens: last.inputTokens, outputTokens: last.outputTokens }
+  if (last.cachedInputTokens) usage.cacheReadInputTokens = last.cachedInputTokens
+  if (last.cacheWriteInputTokens) usage.cacheCreationInputTokens = last.cacheWriteInputTokens
+  if (last.reasoningOutputTokens) usage.reasoningTokens = last.reasoningOutputTokens
+  return usage
 }

@@ -12,10 +12,13 @@ export interface WireTurn {
   error?: { message?: string } | null
 }
 
+/** Codex's `TokenUsageBreakdown`: `inputTokens` counts cached input too, `outputTokens` reasoning too. */
 export interface TokenUsage {
   totalTokens: number
   inputTokens: number
   cachedInputTokens: number
+  /** Since 0.171.0. */
+  cacheWriteInputTokens?: number
   outputTokens: number
   reasoningOutputTokens: number
 }

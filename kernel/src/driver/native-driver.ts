@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { runCompaction } from '../compaction/run-compaction.js'
 import type { Halt } from '../decisions.js'
 import { errorMessage, type HookTapError } from '../errors.js'
-import { assistantMessage, type Message, toolCallsOf } from '../messages.js'
+import { assistantMessage, type Message, type ToolCallBlock, toolCallsOf } from '../messages.js'
 import type { ModelResponse } from '../model.js'
 import { callModel, type ModelCallContext } from '../model-call.js'
 import type { SessionRuntime } from '../session-runtime.js'
@@ -103,8 +103,13 @@ async function runTurn({ turn, input }: TurnRequest, host: TurnHost): Promise<Tu
       const compactHalt = await compactIfDue(rt, base)
       if (compactHalt) return halted(rt, compactHalt)
       const calls = await sample(rt, host, base)
+      const overBudget = await host.checkBudget(step)
+      if (overBudget) {
+        unrun(rt, base, calls, overBudget)
+        return halted(rt, overBudget)
+      }
       if (calls.length > 0) {
-        const halt = await runToolCalls(rt, base, calls)
+        const halt = (await runToolCalls(rt, base, calls)) ?? (await host.checkBudget(step))
         signal.throwIfAborted()
         if (halt) return halted(rt, halt)
         continue
@@ -181,8 +186,14 @@ async function sample(rt: SessionRuntime, host: TurnHost, base: StepPayload) {
   }
   // A copy of the provider's list: it lives as long as the session, and a list built with push() keeps spare room.
   const assistant = assistantMessage(response.content.slice())
-  // Token counts stay with the message they paid for (in `meta`, which no model sees).
-  if (response.usage) assistant.meta = { usage: response.usage, ...(response.stopReason ? { stopReason: response.stopReason } : {}) }
+  // Token counts and the model stay with the message they paid for (in `meta`, which no model sees); the kernel prices it.
+  if (response.usage || response.model) {
+    assistant.meta = {
+      ...(response.usage ? { usage: response.usage } : {}),
+      ...(response.model ? { model: response.model } : {}),
+      ...(response.stopReason ? { stopReason: response.stopReason } : {}),
+    }
+  }
   host.recordMessage(assistant)
   if (rt.hooks.modelResponse.isUsed()) {
     await rt.hooks.modelResponse.promise({ session, turn, step, signal, requestId: call.requestId, outcome: completedOutcome(response) })
@@ -204,6 +215,13 @@ async function finalBoundary(host: TurnHost, step: number): Promise<Continue | u
     return undefined
   }
   return { fresh: claimed.messages, claimed }
+}
+
+/** A step that reached a budget runs none of its calls: each is answered with why, so the log stays a valid conversation. */
+function unrun(rt: SessionRuntime, { turn, step }: StepPayload, calls: readonly ToolCallBlock[], halt: Halt): void {
+  for (const call of calls) {
+    rt.append({ type: 'tool/result', turnId: turn.id, step, callId: call.id, output: `Not run: ${halt.reason}.`, isError: true })
+  }
 }
 
 function halted(rt: SessionRuntime, halt: Halt): TurnEnd {

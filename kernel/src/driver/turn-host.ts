@@ -70,8 +70,21 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
       return entry
     },
     recordMessage: (message) => rt.recordMessage(turn.id, message),
-    runTool: (call: ToolCall, number, options) =>
-      runToolCall(rt, options?.signal ? { ...step(number), signal: AbortSignal.any([signal, options.signal]) } : step(number), call),
+    recordUsage: (record) => rt.recordUsage(turn.id, record),
+    checkBudget: (number) => rt.budget.check({ turn, step: number, signal }),
+    get turnCostUsd() {
+      return rt.budget.turnOwnCostUsd
+    },
+    async runTool(call: ToolCall, number, options) {
+      const outcome = await runToolCall(
+        rt,
+        options?.signal ? { ...step(number), signal: AbortSignal.any([signal, options.signal]) } : step(number),
+        call,
+      )
+      if (outcome.halt) return outcome
+      const halt = await rt.budget.check({ turn, step: number, signal })
+      return halt ? { ...outcome, halt } : outcome
+    },
     preExecute: (call, number) => rt.hooks.toolPreExecute.promise({ kind: 'allow' }, { ...step(number), call }),
     permission: (call, number, reason) =>
       permission(rt, { ...step(number), call }, { kind: 'ask', ...(reason === undefined ? {} : { reason }) }),

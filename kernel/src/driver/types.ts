@@ -2,7 +2,7 @@ import type { Halt, PostToolDecision, PreToolDecision, StopDecision } from '../d
 import type { GuardrailsPolicy } from '../guardrails/types.js'
 import type { HookName } from '../hooks.js'
 import type { Message } from '../messages.js'
-import type { ToolSpec } from '../model.js'
+import type { ModelUsage, ToolSpec } from '../model.js'
 import type { Logger } from '../services.js'
 import type { Session, ToolCall, TurnInfo } from '../session-types.js'
 import type { BoundaryKind } from '../steering/types.js'
@@ -161,11 +161,29 @@ export interface TurnHost {
   claim(boundary: { readonly kind: BoundaryKind; readonly step: number }): Promise<ClaimedInput>
   /** Runs `agent/pre-step` over new input (a turn's prompt or claimed steering input). */
   enter(input: { readonly step: number; readonly messages: readonly Message[]; readonly claimed?: ClaimedInput }): Promise<Entry>
-  /** Records a model message (assistant text and tool calls) in the log. */
+  /**
+   * Records a model message (assistant text and tool calls) in the log. A step's assistant message carries the step's
+   * usage in `meta.usage` and the model's id in `meta.model` when the driver has them; the kernel adds `meta.costUsd`
+   * from its `prices` when the driver gives none.
+   */
   recordMessage(message: Message): void
   /**
+   * Records a step's usage that arrived after its assistant message was recorded, or a driven program's own cost
+   * beyond its steps' (a `usage` event, priced as a message's `meta` is). Each usage is recorded once.
+   */
+  recordUsage(record: { readonly step: number; readonly usage?: ModelUsage; readonly model?: string; readonly costUsd?: number }): void
+  /**
+   * After a step's usage is recorded: resolves with the halt to end the turn with when a budget is reached (the
+   * session's or the turn's, or a parent session's) and no `agent/budget-reached` tap raised it. A driver ends the turn
+   * through its halt path; once it has halted, later checks of the turn resolve with the same halt.
+   */
+  checkBudget(step: number): Promise<Halt | undefined>
+  /** What this session's own steps of this turn cost so far in USD, as recorded (for a driver whose program reports its own). */
+  readonly turnCostUsd: number
+  /**
    * Runs one kernel tool call; logs the call and its decision, not its result. `signal` (besides the
-   * turn's) stops this call alone: the program cancelled it, or its turn ended before the call did.
+   * turn's) stops this call alone: the program cancelled it, or its turn ended before the call did. A budget reached
+   * meanwhile (a subagent's usage counts toward its parent's) comes back as the outcome's `halt`.
    */
   runTool(call: ToolCall, step: number, options?: { readonly signal?: AbortSignal }): Promise<ToolOutcome>
   /**

@@ -68,6 +68,7 @@ export class AnthropicProvider implements ModelProvider {
       if (message.stopReason !== undefined) response.stopReason = message.stopReason
       if (message.usage !== undefined) response.usage = message.usage
       if (message.id !== undefined) response.id = message.id
+      response.model = message.model ?? this.#options.model
       return response
     } catch (error) {
       // The SDK ends an aborted stream quietly (or throws its own abort error): the caller's reason is the answer.

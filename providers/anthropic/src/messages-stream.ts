@@ -16,6 +16,8 @@ export interface StreamedMessage {
   usage: ModelUsage | undefined
   /** The message's id (`msg_…`) from `message_start`. */
   id: string | undefined
+  /** The model that answered, from `message_start`. */
+  model: string | undefined
 }
 
 type Builder =
@@ -37,11 +39,13 @@ export async function readMessageStream(
   const usage = new UsageTally()
   let stopReason: string | undefined
   let id: string | undefined
+  let model: string | undefined
   let stopped = false
   for await (const event of events) {
     switch (event.type) {
       case 'message_start':
         id = event.message.id
+        model = event.message.model || undefined
         usage.update(event.message.usage)
         break
       case 'content_block_start': {
@@ -89,7 +93,7 @@ export async function readMessageStream(
         break
     }
   }
-  return { content, raw, stopReason, usage: usage.result(), id }
+  return { content, raw, stopReason, usage: usage.result(), id, model }
 }
 
 /** Blocks of other types (server tools, which this provider never offers) are not kept. */
@@ -138,7 +142,8 @@ type UsageCounts = Partial<
 
 /**
  * `inputTokens` counts every input token, cached ones included (`input_tokens + cache_creation_input_tokens +
- * cache_read_input_tokens`), so it is the size of the context; `outputTokens` is the final count from `message_delta`.
+ * cache_read_input_tokens`), so it is the size of the context; the cache's parts are kept as such; `outputTokens` is
+ * the final count from `message_delta` (thinking included: the API counts it there).
  */
 class UsageTally {
   #input: number | undefined
@@ -160,6 +165,8 @@ class UsageTally {
     const usage: ModelUsage = {}
     if (this.#input !== undefined) usage.inputTokens = this.#input + this.#cacheWrite + this.#cacheRead
     if (this.#output !== undefined) usage.outputTokens = this.#output
+    if (this.#cacheRead > 0) usage.cacheReadInputTokens = this.#cacheRead
+    if (this.#cacheWrite > 0) usage.cacheCreationInputTokens = this.#cacheWrite
     return usage
   }
 }

@@ -29,8 +29,9 @@ const toolResult = (callId: string, output: string): Message => ({
 })
 
 describe('the provider over a real local Messages API', () => {
-  it('streams text: deltas as they come, the assembled text, stop reason and usage; one POST /v1/messages', async () => {
-    server.reply(sse(message([text('Hello there!')], { inputTokens: 25, cacheReadTokens: 100, outputTokens: 7 })))
+  it('streams text: deltas as they come, the assembled text, stop reason, usage and model; one POST /v1/messages', async () => {
+    const counts = { inputTokens: 25, cacheReadTokens: 100, cacheWriteTokens: 40, outputTokens: 7, model: 'claude-test-1-20260101' }
+    server.reply(sse(message([text('Hello there!')], counts)))
     const deltas: string[] = []
     const response = await provider().generate(
       { system: 'be terse', messages: [userMessage('hi')], tools: [] },
@@ -39,8 +40,10 @@ describe('the provider over a real local Messages API', () => {
     expect(response).toEqual({
       content: [{ type: 'text', text: 'Hello there!' }],
       stopReason: 'end_turn',
-      usage: { inputTokens: 125, outputTokens: 7 },
+      // Input counts the cache's parts too (25 + 100 + 40), which are kept as such.
+      usage: { inputTokens: 165, outputTokens: 7, cacheReadInputTokens: 100, cacheCreationInputTokens: 40 },
       id: 'msg_01',
+      model: 'claude-test-1-20260101',
     })
     expect(deltas).toEqual(['Hello ', 'there!'])
     expect(server.requests).toHaveLength(1)

@@ -9,6 +9,7 @@ export interface MessageOptions {
   inputTokens?: number
   outputTokens?: number
   cacheReadTokens?: number
+  cacheWriteTokens?: number
 }
 
 /** One SSE frame: `event: <type>\ndata: <json>\n\n`, the JSON's `type` first, as the API writes it. */
@@ -28,7 +29,7 @@ export function messageStart(options: MessageOptions = {}): string {
       stop_sequence: null,
       usage: {
         input_tokens: options.inputTokens ?? 25,
-        cache_creation_input_tokens: 0,
+        cache_creation_input_tokens: options.cacheWriteTokens ?? 0,
         cache_read_input_tokens: options.cacheReadTokens ?? 0,
         output_tokens: 1,
       },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ModelResponse, ModelUsage } from '@harness-kernel/kernel'
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions/completions'
+import type { CompletionUsage } from 'openai/resources/completions'
 import { streamCut } from './model-errors.js'
 import { contentOf, type OutputSlot } from './output-content.js'
 
@@ -20,6 +21,7 @@ export class ChatStreamReader {
   #finishReason: string | undefined
   #usage: ModelUsage | undefined
   #id: string | undefined
+  #model: string | undefined
 
   constructor(label: string, onTextDelta: ((text: string) => void) | undefined) {
     this.#label = label
@@ -28,7 +30,8 @@ export class ChatStreamReader {
 
   push(chunk: ChatCompletionChunk): void {
     if (chunk.id) this.#id ??= chunk.id
-    if (chunk.usage) this.#usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens }
+    if (chunk.model) this.#model ??= chunk.model
+    if (chunk.usage) this.#usage = chatUsage(chunk.usage)
     const choice = chunk.choices?.find((candidate) => candidate.index === 0) ?? chunk.choices?.[0]
     if (!choice) return
     const delta = choice.delta ?? {}
@@ -47,6 +50,7 @@ export class ChatStreamReader {
       stopReason: this.#finishReason,
       ...(this.#usage ? { usage: this.#usage } : {}),
       ...(this.#id ? { id: this.#id } : {}),
+      ...(this.#model ? { model: this.#model } : {}),
     }
   }
 
@@ -77,4 +81,14 @@ export class ChatStreamReader {
     for (const [index, slot] of this.#calls) if (delta.id && slot.id === delta.id) return index
     return delta.id ? this.#calls.size : position
   }
+}
+
+/** `prompt_tokens` counts cached input too (`prompt_tokens_details.cached_tokens` is part of it); `completion_tokens`, reasoning. */
+function chatUsage(usage: CompletionUsage): ModelUsage {
+  const counted: ModelUsage = { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens }
+  const cached = usage.prompt_tokens_details?.cached_tokens
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens
+  if (cached) counted.cacheReadInputTokens = cached
+  if (reasoning) counted.reasoningTokens = reasoning
+  return counted
 }

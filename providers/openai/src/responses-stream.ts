@@ -1,5 +1,5 @@
 import type { ModelResponse, ModelUsage } from '@harness-kernel/kernel'
-import type { Response, ResponseOutputItem, ResponseStreamEvent } from 'openai/resources/responses/responses'
+import type { Response, ResponseOutputItem, ResponseStreamEvent, ResponseUsage } from 'openai/resources/responses/responses'
 import { streamCut, streamFailure } from './model-errors.js'
 import { contentOf, type OutputSlot } from './output-content.js'
 
@@ -64,10 +64,14 @@ export class ResponsesStreamReader {
     const content = contentOf(ordered, this.#label)
     const hasCalls = content.some((block) => block.type === 'tool_call')
     const stopReason = final.status === 'incomplete' ? (final.incomplete_details?.reason ?? 'incomplete') : hasCalls ? 'tool_calls' : 'stop'
-    const usage: ModelUsage | undefined = final.usage
-      ? { inputTokens: final.usage.input_tokens, outputTokens: final.usage.output_tokens }
-      : undefined
-    return { content, stopReason, ...(usage ? { usage } : {}), ...(final.id ? { id: final.id } : {}) }
+    const usage = final.usage ? responsesUsage(final.usage) : undefined
+    return {
+      content,
+      stopReason,
+      ...(usage ? { usage } : {}),
+      ...(final.id ? { id: final.id } : {}),
+      ...(final.model ? { model: final.model } : {}),
+    }
   }
 
   #indexOf(itemId: string, outputIndex: number): number {
@@ -100,4 +104,14 @@ export class ResponsesStreamReader {
       this.#slots.set(index, { kind: 'call', id, name: item.name, arguments: item.arguments || streamed })
     }
   }
+}
+
+/** `input_tokens` counts cached input too (`input_tokens_details.cached_tokens` is part of it); `output_tokens`, reasoning. */
+function responsesUsage(usage: ResponseUsage): ModelUsage {
+  const counted: ModelUsage = { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens }
+  const cached = usage.input_tokens_details?.cached_tokens
+  const reasoning = usage.output_tokens_details?.reasoning_tokens
+  if (cached) counted.cacheReadInputTokens = cached
+  if (reasoning) counted.reasoningTokens = reasoning
+  return counted
 }

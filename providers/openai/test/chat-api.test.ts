@@ -16,16 +16,17 @@ const provider = (options: Partial<OpenAIModelOptions> = {}) =>
   createOpenAIProvider({ model: 'deepseek-chat', api: 'chat', baseURL: server.baseURL, apiKey: 'sk-test', ...options })
 
 describe('Chat Completions: text', () => {
-  it('streams text deltas, returns text, finish_reason and the usage chunk; one request, exactly as mapped', async () => {
-    server.reply(sse(chatText(['Hel', 'lo'], { prompt_tokens: 20, completion_tokens: 2 })))
+  it('streams text deltas, returns text, finish_reason, the usage chunk and the model; one request, exactly as mapped', async () => {
+    server.reply(sse(chatText(['Hel', 'lo'], { prompt_tokens: 20, completion_tokens: 2, cached_tokens: 16, reasoning_tokens: 1 })))
     const deltas: string[] = []
     const response = await generate(provider(), { system: 'Be brief.', messages: [user('hi')] }, { deltas })
     expect(deltas).toEqual(['Hel', 'lo'])
     expect(response).toEqual({
       content: [{ type: 'text', text: 'Hello' }],
       stopReason: 'stop',
-      usage: { inputTokens: 20, outputTokens: 2 },
+      usage: { inputTokens: 20, outputTokens: 2, cacheReadInputTokens: 16, reasoningTokens: 1 },
       id: 'chatcmpl-1',
+      model: 'gpt-test',
     })
     expect(server.requests).toHaveLength(1)
     expect(server.requests[0]!.path).toBe('/v1/chat/completions')
@@ -50,7 +51,7 @@ describe('Chat Completions: text', () => {
   it('a stream with finish_reason but no usage chunk (older servers) is complete', async () => {
     server.reply(sse([chunk({ role: 'assistant', content: 'Hi' }), chunk({}, 'stop'), DONE]))
     const response = await generate(provider(), {})
-    expect(response).toEqual({ content: [{ type: 'text', text: 'Hi' }], stopReason: 'stop', id: 'chatcmpl-1' })
+    expect(response).toEqual({ content: [{ type: 'text', text: 'Hi' }], stopReason: 'stop', id: 'chatcmpl-1', model: 'gpt-test' })
   })
 })
 

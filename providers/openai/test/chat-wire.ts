@@ -13,6 +13,10 @@ export interface ChatCallSpec {
 export interface ChatUsage {
   prompt_tokens: number
   completion_tokens: number
+  /** Of `prompt_tokens`. */
+  cached_tokens?: number
+  /** Of `completion_tokens`. */
+  reasoning_tokens?: number
 }
 
 export const CHAT_USAGE: ChatUsage = { prompt_tokens: 31, completion_tokens: 9 }
@@ -40,10 +44,16 @@ export function usageChunk(usage: ChatUsage = CHAT_USAGE): string {
     system_fingerprint: 'fp_1',
     choices: [],
     usage: {
-      ...usage,
+      prompt_tokens: usage.prompt_tokens,
+      completion_tokens: usage.completion_tokens,
       total_tokens: usage.prompt_tokens + usage.completion_tokens,
-      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0, audio_tokens: 0 },
+      completion_tokens_details: {
+        reasoning_tokens: usage.reasoning_tokens ?? 0,
+        audio_tokens: 0,
+        accepted_prediction_tokens: 0,
+        rejected_prediction_tokens: 0,
+      },
     },
   })
 }

@@ -16,16 +16,19 @@ const provider = (options: Partial<OpenAIModelOptions> = {}) =>
   createOpenAIProvider({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'sk-test', ...options })
 
 describe('Responses API: text', () => {
-  it('streams text deltas, returns the text, the stop reason and usage; one request, exactly as mapped', async () => {
-    server.reply(sse(responsesStream([text('Hello there', ['Hel', 'lo', ' there'])], { input_tokens: 12, output_tokens: 3 })))
+  it('streams text deltas, returns the text, the stop reason, usage and model; one request, exactly as mapped', async () => {
+    const usage = { input_tokens: 12, output_tokens: 3, cached_tokens: 8, reasoning_tokens: 2 }
+    server.reply(sse(responsesStream([text('Hello there', ['Hel', 'lo', ' there'])], usage)))
     const deltas: string[] = []
     const response = await generate(provider(), { system: 'Be brief.', messages: [user('hi')] }, { deltas })
     expect(deltas).toEqual(['Hel', 'lo', ' there'])
+    // Cached input is part of input_tokens, reasoning part of output_tokens: kept as parts, never added.
     expect(response).toEqual({
       content: [{ type: 'text', text: 'Hello there' }],
       stopReason: 'stop',
-      usage: { inputTokens: 12, outputTokens: 3 },
+      usage: { inputTokens: 12, outputTokens: 3, cacheReadInputTokens: 8, reasoningTokens: 2 },
       id: 'resp_1',
+      model: 'gpt-test',
     })
     expect(server.requests).toHaveLength(1)
     const [request] = server.requests
@@ -80,6 +83,7 @@ describe('Responses API: text', () => {
       stopReason: 'max_output_tokens',
       usage: { inputTokens: 5, outputTokens: 16 },
       id: 'resp_1',
+      model: 'gpt-test',
     })
   })
 })

@@ -10,6 +10,10 @@ export type OutputSpec =
 export interface Usage {
   input_tokens: number
   output_tokens: number
+  /** Of `input_tokens`. */
+  cached_tokens?: number
+  /** Of `output_tokens`. */
+  reasoning_tokens?: number
 }
 
 export const USAGE: Usage = { input_tokens: 42, output_tokens: 7 }
@@ -54,9 +58,9 @@ export class ResponsesWire {
       truncation: 'disabled',
       usage: usage && {
         input_tokens: usage.input_tokens,
-        input_tokens_details: { cached_tokens: 0 },
+        input_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 },
         output_tokens: usage.output_tokens,
-        output_tokens_details: { reasoning_tokens: 0 },
+        output_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0 },
         total_tokens: usage.input_tokens + usage.output_tokens,
       },
       user: null,

@@ -5,6 +5,7 @@ import type { z } from 'zod'
 import { type AppServerOptions, driverInfo, FULL_HISTORY_DEPRECATION, METHODS, SERVER_VERSION } from './app-server-options.js'
 import { AppThread } from './app-thread.js'
 import { AppServerBridge } from './bridge.js'
+import { negotiateBudget } from './budget-requests.js'
 import { ConnectionChannel, ServerRequestRoutes } from './connection-channel.js'
 import { FleetFrontEnd } from './fleet/fleet-front-end.js'
 import { applyPolicy, checkExperimentalApproval, requestedThreadPolicy, sandboxPolicyOf } from './guardrails-params.js'
@@ -325,6 +326,7 @@ export function createAppServerHost(options: Omit<AppServerOptions, 'input' | 'o
         options.hostInputTimeoutMs ?? bridge.defaultHostInputTimeoutMs,
         driver.capabilities.boundaries,
       )
+      connection.budget = negotiateBudget(parsed.capabilities?.budget)
       const client = parsed.clientInfo
       connection.clientName = client.name
       return {
@@ -333,6 +335,7 @@ export function createAppServerHost(options: Omit<AppServerOptions, 'input' | 'o
         platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
         platformOs: process.platform === 'darwin' ? 'macos' : process.platform,
         ...(connection.hostInput ? { hostInput: connection.hostInput } : {}),
+        ...(connection.budget ? { budget: connection.budget } : {}),
         driver: driverInfo(driver),
       }
     }

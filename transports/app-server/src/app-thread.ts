@@ -1,6 +1,7 @@
-import type { ApprovalDecision, ApprovalRequest, Message, Session, SessionEvent, ToolOutput } from '@harness-kernel/kernel'
+import type { ApprovalDecision, ApprovalRequest, Message, ReachedBudget, Session, SessionEvent, ToolOutput } from '@harness-kernel/kernel'
 import { errorMessage } from '@harness-kernel/kernel'
 import { approvalDecision, approvalServerRequest, COMMAND_APPROVAL } from './approval-requests.js'
+import { BUDGET_REQUEST, budgetRequestParams, raisedLimit } from './budget-requests.js'
 import { CommandItems } from './command-items.js'
 import { hookRunSummary } from './hook-runs.js'
 import type { HostChannel } from './host-channel.js'
@@ -318,6 +319,43 @@ export class AppThread {
   }
 
   /**
+   * A budget of a turn of this thread is reached (the bridge's `agent/budget-reached` tap): the connection that started
+   * the turn is asked with `turn/budget/request` when it opted in; its `{limit}` raises the budget. No opt-in, no
+   * connection, an error, no number above what is used, the timeout or the turn's interrupt: no raise (it halts).
+   */
+  async raiseBudget(request: { turnId: string; budget: ReachedBudget; signal: AbortSignal }): Promise<number | undefined> {
+    const channel = this.channel
+    const settings = channel?.budget
+    if (!channel || channel.closed || settings === undefined) return undefined
+    const turnId = this.activeTurnId ?? request.turnId
+    // Kind `approval`: a decision asked once, whose late or repeated answers are ignored, as an approval's are.
+    const { entry, response } = channel.request(
+      'approval',
+      this.id,
+      turnId,
+      BUDGET_REQUEST,
+      budgetRequestParams(this.id, turnId, request.budget),
+    )
+    let timer: NodeJS.Timeout | undefined
+    let onAbort: (() => void) | undefined
+    const gaveUp = new Promise<'gave up'>((resolve) => {
+      onAbort = () => resolve('gave up')
+      timer = setTimeout(onAbort, settings.timeoutMs)
+      if (request.signal.aborted) onAbort()
+      else request.signal.addEventListener('abort', onAbort, { once: true })
+    })
+    const answer = await Promise.race([response, gaveUp])
+    clearTimeout(timer)
+    request.signal.removeEventListener('abort', onAbort!)
+    if (answer === 'gave up') {
+      channel.expire(entry)
+      return undefined
+    }
+    channel.resolved(entry)
+    return raisedLimit(answer, request.budget)
+  }
+
+  /**
    * Streamed model text (the bridge's `model/delta` tap): the first delta of a message starts its `agentMessage` item,
    * each one is an `item/agentMessage/delta`, and the recorded message completes the same item.
    */
@@ -348,6 +386,9 @@ export class AppThread {
         return
       case 'step/start':
         this.#messages.reportUsage()
+        return
+      case 'usage':
+        this.#messages.usageRecorded(event)
         return
       case 'tool/call':
         this.#commands.started(event)

@@ -4,11 +4,12 @@ import type {
   Approvals,
   Kernel,
   Plugin,
+  ReachedBudget,
   Services,
   SessionEvent,
   ToolOutput,
 } from '@harness-kernel/kernel'
-import { definePlugin } from '@harness-kernel/kernel'
+import { definePlugin, rootSession } from '@harness-kernel/kernel'
 import type { HostChannel } from './host-channel.js'
 import { ThreadSteering } from './thread-steering.js'
 
@@ -24,6 +25,8 @@ export interface BridgedThread {
   onToolExecuted(callId: string, result: ToolOutput, aborted: boolean): void
   /** Asks the thread's client (fails closed). */
   approve(request: ApprovalRequest): Promise<ApprovalDecision>
+  /** Asks the client that started the turn for a higher limit, when it opted in; undefined: no raise. */
+  raiseBudget(request: { turnId: string; budget: ReachedBudget; signal: AbortSignal }): Promise<number | undefined>
 }
 
 export interface AppServerBridgeOptions {
@@ -75,6 +78,12 @@ export class AppServerBridge {
         })
         kernel.hooks.sessionEnd.tap('app-server', ({ session, reason }) => {
           if (reason === 'lost') this.onSessionLost?.(session.id, reason)
+        })
+        // A subagent's budget is asked about on the thread its session descends from.
+        kernel.hooks.budgetReached.tapPromise('app-server', async (decision, { session, turn, budget, signal }) => {
+          const thread = this.threads.get(rootSession(session).id)
+          const limit = await thread?.raiseBudget({ turnId: turn.id, budget, signal })
+          return limit === undefined ? decision : { kind: 'raise', limit }
         })
         kernel.hooks.modelDelta.tap('app-server', ({ session, turn, text }) => this.threads.get(session.id)?.onDelta(turn.id, text))
         kernel.hooks.toolOutput.tap('app-server', ({ session, call, text }) => this.threads.get(session.id)?.onToolOutput(call.id, text))

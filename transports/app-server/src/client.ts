@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import type { DriverInfo } from './app-server.js'
+import type { BudgetSettings } from './budget-requests.js'
 import type { HostInputItem, HostInputSettings } from './host-input-protocol.js'
 import type { WebSocketConnectOptions } from './listen/connect-websocket.js'
 import type { UserInput } from './params.js'
@@ -31,8 +32,20 @@ export type HostInputHandler = (
  */
 export type ApprovalHandler = (params: Record<string, unknown>, requestId: RequestId, method: string) => unknown | Promise<unknown>
 
+/** A `turn/budget/request`: the thread, its turn, and the budget reached. */
+export interface BudgetRequest {
+  threadId: string
+  turnId: string
+  budget: { scope: 'session' | 'turn'; kind: 'tokens' | 'costUsd'; limit: number; used: number; sessionId?: string }
+}
+
+/** Answers a `turn/budget/request`: a new limit (above `used`) to go on, or `undefined` to let the turn halt. */
+export type BudgetHandler = (request: BudgetRequest, requestId: RequestId) => number | undefined | Promise<number | undefined>
+
 export interface AppServerClientOptions {
   onHostInput?: HostInputHandler
+  /** Answers `turn/budget/request` (a connection that initialized with `budget`); default: no raise. */
+  onBudget?: BudgetHandler
   /** Answers `item/commandExecution/requestApproval` and `item/fileChange/requestApproval` with `{decision}`; default `decline`. */
   onApproval?: ApprovalHandler
   /**
@@ -50,6 +63,8 @@ export interface InitializeOptions {
   hostInput?: { version?: number; boundaries?: ('sampling' | 'final' | 'tool')[]; timeoutMs?: number }
   /** `capabilities.experimentalApi` (Codex gates a granular `approvalPolicy` behind it). Default false. */
   experimentalApi?: boolean
+  /** `capabilities.budget`: be asked with `turn/budget/request` when a budget of a turn this client started is reached. */
+  budget?: { version?: number; timeoutMs?: number }
 }
 
 export interface InitializeResult {
@@ -58,6 +73,7 @@ export interface InitializeResult {
   platformFamily: string
   platformOs: string
   hostInput?: HostInputSettings
+  budget?: BudgetSettings
   /** The kernel's driver: its id, the boundaries where it takes input, and whether final input continues a turn. */
   driver?: DriverInfo
 }
@@ -78,6 +94,7 @@ export class AppServerClient extends EventEmitter {
   stderr = ''
   onHostInput: HostInputHandler | undefined
   onApproval: ApprovalHandler
+  onBudget: BudgetHandler | undefined
   onReceive: ReceiveTap | undefined
   readonly #peer: RpcPeer
   /** The method of each request sent and not answered yet, by id. */
@@ -97,6 +114,7 @@ export class AppServerClient extends EventEmitter {
     this.child = child
     this.onHostInput = options.onHostInput
     this.onApproval = options.onApproval ?? (() => ({ decision: 'decline' }))
+    this.onBudget = options.onBudget
     this.onReceive = options.onReceive
     this.#toServer = toServer
     this.#exited = child
@@ -192,6 +210,7 @@ export class AppServerClient extends EventEmitter {
   initialize(options: InitializeOptions = {}): Promise<InitializeResult> {
     const capabilities: Record<string, unknown> = { experimentalApi: options.experimentalApi === true }
     if (options.hostInput) capabilities.hostInput = { version: 1, ...options.hostInput }
+    if (options.budget) capabilities.budget = { version: 1, ...options.budget }
     return this.request<InitializeResult>('initialize', {
       clientInfo: { name: options.name ?? 'app-server-client', title: null, version: options.version ?? '0.1.0' },
       capabilities,
@@ -274,6 +293,7 @@ export class AppServerClient extends EventEmitter {
     }
     if (method === 'item/commandExecution/requestApproval' || method === 'item/fileChange/requestApproval')
       return this.onApproval(params, id, method)
+    if (method === 'turn/budget/request') return { limit: (await this.onBudget?.(params as unknown as BudgetRequest, id)) ?? null }
     throw new RpcError(-32601, `unsupported server request ${method}`)
   }
 }

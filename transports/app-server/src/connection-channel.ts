@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { BudgetSettings } from './budget-requests.js'
 import type { HostChannel, ServerRequestEntry, ServerRequestKind } from './host-channel.js'
 import { ServerRequestLedger } from './host-channel.js'
 import type { HostInputSettings } from './host-input-protocol.js'
@@ -36,6 +37,8 @@ export class ConnectionChannel implements HostChannel {
   clientName: string | null = null
   experimentalApi = false
   hostInput: HostInputSettings | undefined
+  /** Set when the connection opted in to `turn/budget/request` (`capabilities.budget`). */
+  budget: BudgetSettings | undefined
   optOut = new Set<string>()
   readonly #routes: ServerRequestRoutes
 

@@ -1,3 +1,4 @@
+import type { BudgetSettings } from './budget-requests.js'
 import type { HostInputSettings } from './host-input-protocol.js'
 import type { RequestId, RpcResponse } from './rpc-peer.js'
 
@@ -16,6 +17,8 @@ export interface ServerRequestEntry {
 /** One client connection as threads see it: notifications, server requests and their ledger. */
 export interface HostChannel {
   readonly hostInput: HostInputSettings | undefined
+  /** Set when the connection asked to be asked about reached budgets (a relayed connection never is). */
+  readonly budget?: BudgetSettings | undefined
   readonly closed: boolean
   notify(method: string, params: unknown): void
   request(

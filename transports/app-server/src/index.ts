@@ -9,6 +9,7 @@ export {
 } from './app-server.js'
 export { type AppServerConnection, type AppServerHost, createAppServerHost } from './app-server-host.js'
 export { AppServerBridge, type AppServerBridgeOptions, createAppServerBridge, type KernelFactory } from './bridge.js'
+export { BUDGET_REQUEST, type BudgetSettings, negotiateBudget } from './budget-requests.js'
 export * from './client.js'
 export type { FleetPort, InboxItem, InboxKind, InboxState, RelayedAnswer, RelayedEnd, RelayedRequest } from './fleet/fleet-port.js'
 export { type HostInputItem, type HostInputSettings, negotiateHostInput } from './host-input-protocol.js'

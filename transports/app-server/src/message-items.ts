@@ -1,6 +1,6 @@
 import { type SessionEvent, toolCallsOf } from '@harness-kernel/kernel'
 import { agentMessageId } from './item-ids.js'
-import { messageUsage, TokenUsageMeter } from './token-usage.js'
+import { messageUsage, TokenUsageMeter, usageBreakdown } from './token-usage.js'
 import { messageItem, stamped, streamingAgentItem, type WireItem } from './wire-items.js'
 
 type Notify = (method: string, params: Record<string, unknown>) => void
@@ -69,6 +69,15 @@ export class MessageItems {
     this.#item(event, hostInput)
     // A response without tool calls ends its sampling: its usage is reported now, after its agent message, as Codex does.
     if (usage && toolCallsOf(event.message).length === 0) this.reportUsage()
+  }
+
+  /** A step's usage recorded apart from its message (a driver learnt it late): reported at once. */
+  usageRecorded(event: Extract<SessionEvent, { type: 'usage' }>): void {
+    const usage = usageBreakdown(event.usage)
+    if (!usage) return
+    this.reportUsage()
+    this.usage.add(event.turnId ?? this.#turn?.id ?? '', usage)
+    this.reportUsage()
   }
 
   /** Sends the token usage of the last model response, if not sent yet. */

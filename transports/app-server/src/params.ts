@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { budgetCapabilitySchema } from './budget-requests.js'
 import { askForApprovalSchema, sandboxModeSchema, sandboxPolicyNames, sandboxPolicySchema } from './guardrails-params.js'
 import { INVALID_REQUEST, RpcError } from './rpc-errors.js'
 import { type SerdeNames, serdeErrorData, serdeMessage } from './serde-errors.js'
@@ -28,6 +29,7 @@ export const initializeParamsSchema = z.object({
       experimentalApi: z.boolean().optional(),
       optOutNotificationMethods: z.array(z.string()).nullish(),
       hostInput: hostInputCapabilitySchema.nullish(),
+      budget: budgetCapabilitySchema.nullish(),
     })
     .nullish(),
 })

@@ -55,6 +55,10 @@ export class ThreadChannel implements HostChannel {
     return this.#target?.hostInput
   }
 
+  get budget() {
+    return this.#target?.budget
+  }
+
   get closed(): boolean {
     return this.#target === undefined
   }

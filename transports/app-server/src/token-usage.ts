@@ -19,17 +19,28 @@ const zero = (): TokenUsageBreakdown => ({
   reasoningOutputTokens: 0,
 })
 
-/** The usage a provider reported for an assistant message (`meta.usage`), as Codex counts it; undefined without. */
+/** The usage a step recorded with an assistant message (`meta.usage`), as Codex counts it; undefined without. */
 export function messageUsage(message: Message): TokenUsageBreakdown | undefined {
-  const usage = message.meta?.usage
-  if (message.role !== 'assistant' || typeof usage !== 'object' || usage === null) return undefined
+  return message.role === 'assistant' ? usageBreakdown(message.meta?.usage) : undefined
+}
+
+/**
+ * The kernel's `ModelUsage` as Codex's breakdown: the same input and output totals (cached input and reasoning inside
+ * them, in both), the cache's and reasoning's parts under Codex's names.
+ */
+export function usageBreakdown(usage: unknown): TokenUsageBreakdown | undefined {
+  if (typeof usage !== 'object' || usage === null) return undefined
   const count = (key: string) => {
     const value = (usage as Record<string, unknown>)[key]
     return typeof value === 'number' && Number.isFinite(value) ? value : 0
   }
   const breakdown = zero()
-  for (const key of Object.keys(breakdown) as (keyof TokenUsageBreakdown)[]) breakdown[key] = count(key)
-  if (breakdown.totalTokens === 0) breakdown.totalTokens = breakdown.inputTokens + breakdown.outputTokens
+  breakdown.inputTokens = count('inputTokens')
+  breakdown.outputTokens = count('outputTokens')
+  breakdown.cachedInputTokens = count('cacheReadInputTokens')
+  breakdown.cacheWriteInputTokens = count('cacheCreationInputTokens')
+  breakdown.reasoningOutputTokens = count('reasoningTokens')
+  breakdown.totalTokens = breakdown.inputTokens + breakdown.outputTokens
   return breakdown
 }
 
@@ -54,9 +65,9 @@ export class TokenUsageMeter {
     let turnId = ''
     for (const event of events) {
       if (event.type === 'turn/start') turnId = event.turnId
-      if (event.type !== 'message') continue
-      const usage = messageUsage(event.message)
-      if (usage) this.add(event.turnId ?? turnId, usage)
+      const usage =
+        event.type === 'message' ? messageUsage(event.message) : event.type === 'usage' ? usageBreakdown(event.usage) : undefined
+      if (usage) this.add((event.type === 'message' || event.type === 'usage' ? event.turnId : undefined) ?? turnId, usage)
     }
     this.#pending = false
   }

@@ -138,6 +138,8 @@ describe('config/read, config/value/write, config/batchWrite', () => {
     'fsync',
     'maxToolOutputBytes',
     'processRunner',
+    'prices',
+    'budgets',
   ]
   const validation = { config_write_error_code: 'configValidationError' }
 
@@ -231,7 +233,7 @@ describe('config/read, config/value/write, config/batchWrite', () => {
     await client.request('config/value/write', { keyPath: 'fsync', value: 'never', mergeStrategy: 'replace' })
     const before = readFileSync(join(home, 'config.json'), 'utf8')
     const known =
-      '`model`, `driver`, `system`, `sessionsDir`, `maxStopContinuations`, `modelRetry`, `fsync`, `maxToolOutputBytes`, `processRunner`'
+      '`model`, `driver`, `system`, `sessionsDir`, `maxStopContinuations`, `modelRetry`, `fsync`, `maxToolOutputBytes`, `processRunner`, `prices`, `budgets`'
     await expect(
       client.request('config/value/write', { keyPath: 'approval_policy', value: 'never', mergeStrategy: 'replace' }),
     ).rejects.toEqual(
@@ -312,12 +314,44 @@ describe('config/read, config/value/write, config/batchWrite', () => {
     expect(readFileSync(join(home, 'config.json'), 'utf8')).toBe(before)
   })
 
+  it('takes the kernel’s budgets and prices, and refuses a limit or a price it would not take', async () => {
+    const { client, home } = await start()
+    await client.request('config/value/write', { keyPath: 'budgets.turn.maxTokens', value: 20_000, mergeStrategy: 'upsert' })
+    await client.request('config/value/write', {
+      keyPath: 'prices',
+      value: { 'team-proxy': 'claude-sonnet-4-5' },
+      mergeStrategy: 'replace',
+    })
+    await expect(
+      client.request('config/value/write', { keyPath: 'budgets.session.maxCostUsd', value: 0, mergeStrategy: 'upsert' }),
+    ).rejects.toEqual(
+      error(
+        -32600,
+        'Invalid configuration: invalid value: integer `0`, expected a number > 0\nin `budgets.session.maxCostUsd`\n',
+        validation,
+      ),
+    )
+    await expect(
+      client.request('config/value/write', { keyPath: 'prices.my-model', value: { input: 1, output: -1 }, mergeStrategy: 'replace' }),
+    ).rejects.toEqual(
+      error(
+        -32600,
+        'Invalid configuration: invalid value: integer `-1`, expected a number >= 0\nin `prices.my-model.output`\n',
+        validation,
+      ),
+    )
+    expect(JSON.parse(readFileSync(join(home, 'config.json'), 'utf8'))).toEqual({
+      budgets: { turn: { maxTokens: 20_000 } },
+      prices: { 'team-proxy': 'claude-sonnet-4-5' },
+    })
+  })
+
   it('refuses to read or overwrite a settings file the harness cannot take', async () => {
     const { client, home } = await start()
     const file = join(home, 'config.json')
     mkdirSync(home, { recursive: true })
     writeFileSync(file, '{"model": "scripted:a.yaml", "plugins": []}')
-    const unknown = `Invalid configuration in ${file}: unknown field \`plugins\`, expected one of \`model\`, \`driver\`, \`system\`, \`sessionsDir\`, \`maxStopContinuations\`, \`modelRetry\`, \`fsync\`, \`maxToolOutputBytes\`, \`processRunner\`\nin \`plugins\`\n`
+    const unknown = `Invalid configuration in ${file}: unknown field \`plugins\`, expected one of \`model\`, \`driver\`, \`system\`, \`sessionsDir\`, \`maxStopContinuations\`, \`modelRetry\`, \`fsync\`, \`maxToolOutputBytes\`, \`processRunner\`, \`prices\`, \`budgets\`\nin \`plugins\`\n`
     await expect(client.request('config/read', {})).rejects.toEqual(
       error(-32600, unknown, { config_write_error_code: 'configValidationError' }),
     )

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createKernel, type Kernel, type Plugin, type SessionEvent, useDriver } from '@harness-kernel/kernel'
+import { createKernel, type Kernel, type KernelOptions, type Plugin, type SessionEvent, useDriver } from '@harness-kernel/kernel'
 import { type FakeAnthropic, type FakeModelServerOptions, startFakeAnthropic } from '@harness-kernel/testing'
 import { tools } from '@harness-kernel/tools'
 import { type ClaudeCodeDriverOptions, claudeCodeDriver } from '../../src/index.js'
@@ -23,12 +23,15 @@ export async function driverHarness(
     server?: FakeModelServerOptions
     dir?: string
     sessionsDir?: string
+    /** More kernel options (`prices`, `budgets`, …). */
+    kernel?: KernelOptions
   } = {},
 ): Promise<DriverHarness> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'hk-cc-driver-'))
   const server = await startFakeAnthropic(options.server)
   const env = isolatedClaudeEnv({ baseUrl: server.url, dir })
   const kernel = createKernel([useDriver(claudeCodeDriver({ env, ...options.driver })), tools(), ...(options.plugins ?? [])], {
+    ...options.kernel,
     cwd: dir,
     ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
   })

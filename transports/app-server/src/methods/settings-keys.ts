@@ -15,6 +15,8 @@ export const SETTINGS_KEYS = [
   'fsync',
   'maxToolOutputBytes',
   'processRunner',
+  'prices',
+  'budgets',
 ] as const
 export type SettingsKey = (typeof SETTINGS_KEYS)[number]
 
@@ -30,6 +32,8 @@ export interface SettingsProblem {
 type Check = (value: unknown, path: string) => SettingsProblem | undefined
 
 const MODEL_RETRY_KEYS = ['maxAttempts', 'initialDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const
+const RATES = { input: numberAtLeast(0), output: numberAtLeast(0), cacheRead: numberAtLeast(0), cacheWrite: numberAtLeast(0) }
+const LIMITS = object(['maxTokens', 'maxCostUsd'], { maxTokens: integerAtLeast(1), maxCostUsd: numberAbove(0) })
 
 const checks: Record<SettingsKey, Check> = {
   model: string,
@@ -46,6 +50,19 @@ const checks: Record<SettingsKey, Check> = {
   fsync: oneOf(['steering', 'always', 'never']),
   maxToolOutputBytes: integerAtLeast(1),
   processRunner: oneOf(['launcher', 'in-process']),
+  // USD per million tokens by model id, or the id of another entry (the kernel's `prices` option).
+  prices: mapOf((value, path) =>
+    typeof value === 'string'
+      ? undefined
+      : object(['input', 'output', 'cacheRead', 'cacheWrite', 'longPrompt'], {
+          ...RATES,
+          longPrompt: object(['aboveInputTokens', 'input', 'output', 'cacheRead', 'cacheWrite'], {
+            ...RATES,
+            aboveInputTokens: integerAtLeast(1),
+          }),
+        })(value, path),
+  ),
+  budgets: object(['session', 'turn'], { session: LIMITS, turn: LIMITS }),
 }
 
 /** The first problem of a whole settings object, or undefined when every key is known and every value fits. */
@@ -65,6 +82,25 @@ function object<K extends string>(keys: readonly K[], fields: Record<K, Check>):
       if (problem) return problem
     }
     return undefined
+  }
+}
+
+/** A map whose every value passes `check` (any key). */
+function mapOf(check: Check): Check {
+  return (value, path) => {
+    if (!isPlainObject(value)) return { path, problem: `invalid type: ${describe(value)}, expected a map` }
+    for (const [key, field] of Object.entries(value)) {
+      const problem = check(field, path === '' ? key : `${path}.${key}`)
+      if (problem) return problem
+    }
+    return undefined
+  }
+}
+
+function numberAbove(min: number): Check {
+  return (value, path) => {
+    if (typeof value !== 'number') return { path, problem: `invalid type: ${describe(value)}, expected a number` }
+    return value > min ? undefined : { path, problem: `invalid value: ${describe(value)}, expected a number > ${min}` }
   }
 }
 

@@ -19,12 +19,12 @@ export const CODEX_SCHEMA_VERSIONS = ['0.169.0', '0.171.0'] as const
  * still checked, only these are left out.
  */
 export const EXTENSIONS = {
-  /** Host input at the driver's boundaries (README §10): asked with this server request. */
-  serverRequests: ['turn/hostInput/request'],
+  /** Host input at the driver's boundaries (README §10), and a raise of a reached budget (README "Budgets"). */
+  serverRequests: ['turn/hostInput/request', 'turn/budget/request'],
   /** Its outcomes, and `turn/steer` input a turn did not record, handed back (README "turn/steer and the steer-loss race"). */
   notifications: ['turn/hostInput/accepted', 'turn/hostInput/rejected', 'turn/steer/dropped'],
-  /** `initialize` result members: the negotiated host input, and the kernel's driver. */
-  initializeResult: ['hostInput', 'driver'],
+  /** `initialize` result members: the negotiated host input and budget requests, and the kernel's driver. */
+  initializeResult: ['hostInput', 'budget', 'driver'],
   /**
    * Recorded host input shows as this item type (negotiated connections only). It is checked as the `userMessage` it
    * extends (`id`, `clientId`, `content`); `role` and `authority` are the extension.

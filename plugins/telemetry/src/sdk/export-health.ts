@@ -1,0 +1,55 @@
+/** How much telemetry never reached the collector. */
+export interface ExportStats {
+  /** Spans given up: the queue was full, or their export failed or timed out. */
+  spansDropped: number
+  /** Metric exports that failed or timed out (each carries every metric of that interval). */
+  metricExportsFailed: number
+}
+
+/**
+ * Counts what is lost on the way to the collector and says so once: an unreachable collector costs the run nothing but
+ * these counts, and the user hears of it in one notice, not one per batch.
+ */
+export class ExportHealth {
+  readonly stats: ExportStats = { spansDropped: 0, metricExportsFailed: 0 }
+  readonly #tell: (text: string) => void
+  #told = false
+  #closed = false
+
+  constructor(tell: (text: string) => void) {
+    this.#tell = tell
+  }
+
+  spansLost(count: number, why: string, destination: string): void {
+    if (this.#closed) return
+    this.stats.spansDropped += count
+    this.#once(`${count} span${count === 1 ? '' : 's'} could not be exported to ${destination} (${why})`)
+  }
+
+  metricsLost(why: string, destination: string): void {
+    if (this.#closed) return
+    this.stats.metricExportsFailed++
+    this.#once(`metrics could not be exported to ${destination} (${why})`)
+  }
+
+  /** The final count is in: an export that reports back after the shutdown was counted already. */
+  close(): void {
+    this.#closed = true
+  }
+
+  #once(what: string): void {
+    if (this.#told) return
+    this.#told = true
+    this.#tell(`telemetry: ${what}; the run goes on without them, and later losses are only counted`)
+  }
+}
+
+/** An endpoint as notices show it: without credentials or a query, which may hold a token. */
+export function shownEndpoint(url: string): string {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`
+  } catch {
+    return 'the collector'
+  }
+}
