@@ -1,6 +1,9 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
-import { harness, project, readEvents, sessionsIn } from './support.js'
+import { AppServerClient } from '@harness-kernel/app-server'
+import { afterEach, describe, expect, it } from 'vitest'
+import { BIN, harness, project, readEvents, sessionsIn } from './support.js'
 
 // Each step reports 90 in and 20 out tokens: 110 a step.
 const SCRIPT = `steps:
@@ -62,5 +65,40 @@ describe('harness run: budgets', () => {
     const result = await run([], badConfig)
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('budgets.session.maxCostUsd must be a number of USD > 0, got -2')
+  })
+})
+
+describe('harness app-server: budgets', () => {
+  const clients: AppServerClient[] = []
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close()
+  })
+
+  it('takes the same flags: a turn over --max-turn-tokens halts, the client is told why, no command runs', async () => {
+    const cwd = project({ 'script.yaml': SCRIPT })
+    const homes = mkdtempSync(join(tmpdir(), 'harness-app-server-budget-homes-'))
+    const client = AppServerClient.spawn(
+      process.execPath,
+      [BIN, 'app-server', '--model', 'scripted:script.yaml', '--max-turn-tokens', '100'],
+      { cwd, env: { ...process.env, CODEX_HOME: homes, HARNESS_HOME: homes }, stderr: 'pipe' },
+    )
+    clients.push(client)
+    await client.initialize()
+    const { thread } = await client.startThread()
+    const { turn } = await client.startTurn(thread.id, 'go')
+    await client.turnCompleted(thread.id, turn.id)
+    const warnings = client.notifications.filter((entry) => entry.method === 'warning').map((entry) => entry.params.message)
+    expect(warnings).toContain('turn halted: turn token budget of 100 reached: 110 used')
+    const items = client.notifications
+      .filter((entry) => entry.method === 'item/completed')
+      .map((entry) => entry.params.item as { type: string })
+    expect(items.map((item) => item.type)).not.toContain('commandExecution')
+  }, 30_000)
+
+  it('exits 2 naming a bad value, before it serves', async () => {
+    const cwd = project({ 'script.yaml': SCRIPT })
+    const result = await harness(['app-server', '--model', 'scripted:script.yaml', '--max-cost-usd', 'free'], { cwd })
+    expect(result.code).toBe(2)
+    expect(result.stderr.trim()).toBe('harness: --max-cost-usd: expected an amount of USD > 0 (such as 2.50), got "free"')
   })
 })

@@ -1,11 +1,12 @@
 import { type Command, InvalidArgumentError, Option } from 'commander'
 import type { CliIo } from '../io.js'
 import type { AppServerCommandOptions } from './app-server.js'
+import { withBudgetOptions } from './budget-flags.js'
 import { withHarnessOptions } from './harness-flags.js'
 
 /** `harness app-server`; the server and what composes its harness load when the command runs. */
 export function addAppServerCommand(parent: Command, io: CliIo, exit: (code: number) => void): Command {
-  return withHarnessOptions(
+  const command = withHarnessOptions(
     parent
       .command('app-server')
       .description(
@@ -38,10 +39,10 @@ export function addAppServerCommand(parent: Command, io: CliIo, exit: (code: num
     )
     .option('--host-input-timeout <ms>', 'host-input timeout when a client asks for none (1000-600000; default 30000)')
     .option('--steer-on-turn-end <mode>', 'a steer a completed turn did not record: drop (report turn/steer/dropped, default) or nextTurn')
-    .action(async (options: AppServerCommandOptions) => {
-      const { appServer } = await import('./app-server.js')
-      exit(await appServer(options, io))
-    })
+  return withBudgetOptions(command).action(async (options: AppServerCommandOptions) => {
+    const { appServer } = await import('./app-server.js')
+    exit(await appServer(options, io))
+  })
 }
 
 /** A flag given twice is refused, as clap refuses it in codex (commander would keep the last). */

@@ -9,10 +9,11 @@ import { EXIT } from '../exit-codes.js'
 import type { CliIo } from '../io.js'
 import { hookListEntry } from '../render/hook-list.js'
 import { watchSignals } from '../signals.js'
+import { type BudgetFlags, budgetsFromFlags } from './budget-flags.js'
 import type { HarnessOptions } from './harness-flags.js'
 import { checkDriverFlag, harnessFromOptions } from './harness-options.js'
 
-export interface AppServerCommandOptions extends HarnessOptions, WsAuthFlags {
+export interface AppServerCommandOptions extends HarnessOptions, WsAuthFlags, BudgetFlags {
   hostInputTimeout?: string
   steerOnTurnEnd?: string
   listen?: string
@@ -30,6 +31,7 @@ export async function appServer(options: AppServerCommandOptions, io: CliIo): Pr
   if (timeout !== undefined && !(timeout > 0)) {
     throw new CliError(`--host-input-timeout must be a number of milliseconds, got ${options.hostInputTimeout}`)
   }
+  const budgets = budgetsFromFlags(options)
   // Loaded here: `harness run` never needs the server.
   const appServerPackage = await import('@harness-kernel/app-server')
   // What Codex refuses before it starts anything is refused before the harness is composed.
@@ -37,7 +39,7 @@ export async function appServer(options: AppServerCommandOptions, io: CliIo): Pr
   const auth = listenAuth(options, listen, io.cwd, appServerPackage)
   const { createAppServerBridge, serve } = appServerPackage
   const bridge = createAppServerBridge()
-  const { kernel, guardrails } = await harnessFromOptions(options, io, cwd, [bridge.plugin])
+  const { kernel, guardrails } = await harnessFromOptions(options, io, cwd, [bridge.plugin], { budgets })
   // A store shared by several processes (`--store postgres://…`) lets this server serve threads others own.
   const store = kernel.resolve('sessionStore') as SessionStore & { fleet?: () => FleetPort }
   const fleet = typeof store.fleet === 'function' ? store.fleet() : undefined

@@ -2,7 +2,7 @@ import type { Budgets } from '@harness-kernel/kernel'
 import type { Command } from 'commander'
 import { CliError } from '../cli-error.js'
 
-/** `harness run`'s budget flags, as commander gives them (strings, checked by `budgetsFromFlags`). */
+/** The budget flags of `harness run` and `harness app-server`, as commander gives them (strings, checked by `budgetsFromFlags`). */
 export interface BudgetFlags {
   /** `--max-tokens N`: the session's tokens. */
   maxTokens?: string

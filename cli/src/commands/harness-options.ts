@@ -43,7 +43,7 @@ export async function harnessFromOptions(
   io: CliIo,
   cwd: string,
   plugins: Plugin[],
-  /** `harness run`'s budget flags: limits over the config's. */
+  /** The budget flags (`harness run`, `harness app-server`): limits over the config's. */
   extra: { budgets?: Budgets | undefined } = {},
 ): Promise<{ kernel: Kernel; guardrails: GuardrailsSetup; sessionsAt: string }> {
   const codexFlags = options.codexConfig ?? []
