@@ -29,6 +29,7 @@
 import { mkdtempSync, realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as pause } from 'node:timers/promises'
 import { isDeepStrictEqual } from 'node:util'
 import { AppServerClient } from '@harness-kernel/app-server'
 import { postgresStore } from '@harness-kernel/store-postgres'
@@ -68,8 +69,6 @@ afterAll(async () => {
   for (const close of closers) await close().catch(() => {})
   await postgres?.stop()
 }, 60_000)
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('a fleet of App Server processes under faults', () => {
   it('records every input exactly once through owner kills, a stalled owner and a PostgreSQL restart', async () => {

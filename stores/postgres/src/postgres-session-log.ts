@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises'
 import { type Clock, KernelError, type SessionEvent, type SessionEventBody, type SessionLog } from '@harness-kernel/kernel'
 import type { Database } from './database.js'
 import { encodeEvent, jsonArray } from './event-encoding.js'
@@ -186,8 +187,4 @@ export class PostgresSessionLog implements SessionLog {
     }
     return this.#at
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
 }

@@ -1,3 +1,4 @@
+import { setTimeout as pause } from 'node:timers/promises'
 import { AppServerClient, RpcError } from '@harness-kernel/app-server'
 import type { Prng } from '../../../bench/src/reliability/prng.js'
 import type { RowState } from './thread-db.js'
@@ -34,7 +35,6 @@ export interface ClientStats {
 export type SendOutcome = 'accepted' | 'dropped'
 
 const SUSPECT_MS = 5_000
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const isStaleTurn = (error: unknown) => error instanceof RpcError && /no active turn to steer|expected active turn id/.test(error.message)
 
 /**

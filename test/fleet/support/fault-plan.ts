@@ -1,4 +1,5 @@
 import { EventEmitter, once } from 'node:events'
+import { setTimeout as pause } from 'node:timers/promises'
 import type { Prng } from '../../../bench/src/reliability/prng.js'
 import { type FaultContext, type FaultReport, killOwner, restartPostgres, stallOwner } from './faults.js'
 
@@ -9,8 +10,6 @@ export interface PlannedFault {
   /** Fires once the client is about to send this input. */
   atInput: number
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const RUN: Record<FaultKind, (context: FaultContext) => Promise<FaultReport>> = {
   'kill -9': killOwner,

@@ -1,3 +1,4 @@
+import { setTimeout as pause } from 'node:timers/promises'
 import { waitUntil } from '@harness-kernel/testing'
 import pg from 'pg'
 
@@ -9,8 +10,6 @@ export interface Holder {
   /** The lease has not run out by the database's clock. */
   live: boolean
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** What the test reads of one thread straight from the tables, through a pool that outlives a restart of the server. */
 export class ThreadDb {

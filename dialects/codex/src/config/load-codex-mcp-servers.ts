@@ -1,9 +1,5 @@
-import { join, resolve } from 'node:path'
-import { resolveCodexHome } from './codex-home.js'
-import { projectTrust } from './project-layers.js'
-import { readTomlFile } from './read-toml-file.js'
-import { sessionFlagsTable } from './session-flags.js'
-import { isTable, mergeToml, type TomlTable } from './toml-table.js'
+import { isTable, type TomlTable } from './toml-table.js'
+import { mergedLayers, trustedConfigLayers } from './trusted-config-layers.js'
 
 /** An MCP server as `@harness-kernel/mcp` takes it (`mcp({ servers })`), read from Codex's `[mcp_servers.<name>]`. */
 export type CodexMcpServer = (
@@ -29,15 +25,8 @@ export interface LoadCodexMcpServersOptions {
  */
 export function loadCodexMcpServers(options: LoadCodexMcpServersOptions): { servers: Record<string, CodexMcpServer>; warnings: string[] } {
   const env = options.env ?? process.env
-  const codexHome = resolveCodexHome(options.codexHome, env)
-  const cwd = resolve(options.cwd)
   const warnings: string[] = []
-  const user = readTomlFile(join(codexHome, 'config.toml'), warnings) ?? {}
-  const flags = sessionFlagsTable(options.sessionFlags ?? [])
-  const trusted = projectTrust(cwd, codexHome, mergeToml(user, flags)).layers.filter((layer) => layer.trusted)
-  const projects = trusted.map((layer) => readTomlFile(join(layer.dotCodex, 'config.toml'), warnings) ?? {})
-  const effective = [user, ...projects, flags].reduce<TomlTable>((merged, layer) => mergeToml(merged, layer), {})
-  const table = effective.mcp_servers
+  const table = mergedLayers(trustedConfigLayers(options, warnings)).mcp_servers
   const servers: Record<string, CodexMcpServer> = {}
   if (table === undefined) return { servers, warnings }
   if (!isTable(table)) return { servers, warnings: [...warnings, 'mcp_servers must be a table; no MCP server is read'] }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { errorMessage, type GuardrailsPolicy, type Kernel } from '@harness-kernel/kernel'
 import { SERVER_VERSION } from '../app-server-options.js'
 import type { AppThread } from '../app-thread.js'
@@ -247,7 +248,7 @@ export class FleetFrontEnd {
    */
   async #whenDropped(id: string, signal: AbortSignal): Promise<never> {
     while (!signal.aborted) {
-      await new Promise((resolve) => setTimeout(resolve, DROP_POLL_MS).unref())
+      await sleep(DROP_POLL_MS, undefined, { ref: false })
       const state = signal.aborted ? undefined : await this.#options.port.stateOf(id).catch(() => undefined)
       if (state === 'dropped') throw droppedInput(id)
     }
@@ -278,7 +279,7 @@ export class FleetFrontEnd {
         }
       }
       if (open === expected || Date.now() >= deadline) return open
-      await new Promise((resolve) => setTimeout(resolve, LOG_POLL_MS))
+      await sleep(LOG_POLL_MS)
     }
   }
 }
