@@ -92,7 +92,13 @@ export class PostgresSessionLock implements SessionLock {
     this.#stopTimers()
     const listeners = [...this.#listeners]
     this.#listeners.clear()
-    for (const listener of listeners) listener(error)
+    for (const listener of listeners) {
+      try {
+        listener(error)
+      } catch {
+        // One listener's failure is its own: every other still hears of the loss.
+      }
+    }
   }
 
   /** Stops renewing the lease while the lock is still held: a process that stalled, for tests of what follows. */

@@ -73,7 +73,14 @@ export class PostgresSessionLog implements SessionLog {
     this.#seq = event.seq
     // Started once the event loop has run what is ready now (a step appends across several tasks), so that a step's
     // appends go in one batch and one commit.
-    this.#writer ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#write())
+    this.#writer ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.#write())
+      .catch((error: unknown) => {
+        // Not the database's answer (those are handled in #commit): the log cannot go on, and says why.
+        this.#writer = undefined
+        const reason = this.#context.db.reason(error)
+        this.#fail(new KernelError(`session ${this.#context.sessionId}: its log's writer failed: ${reason}`, { cause: error }))
+      })
     return event
   }
 

@@ -56,6 +56,8 @@ export function useFrontEnds(): FrontEnds {
   beforeAll(async () => {
     server = await startPostgres()
     admin = new pg.Pool({ connectionString: server.url, max: 2 })
+    // An idle connection that dies is reported here; without a listener it would crash the test file.
+    admin.on('error', () => {})
   })
   afterEach(async () => {
     for (const close of closers.splice(0).reverse()) await close().catch(() => {})
@@ -101,9 +103,10 @@ export function useFrontEnds(): FrontEnds {
       )
       const host = createAppServerHost({ kernel, bridge, fleet, log: () => {} })
       const streams = new WeakMap<Client, PassThrough>()
+      // Each step whatever the one before did: a store left open keeps timers and connections past the server's stop.
       closers.push(async () => {
-        await host.close()
-        await kernel.dispose()
+        await host.close().catch(() => {})
+        await kernel.dispose().catch(() => {})
         await store.close()
       })
       return {

@@ -114,7 +114,9 @@ export class InboxConsumer {
       () => {},
       (error) => {
         this.#options.log(`could not act on steer ${item.id} of thread ${thread.id}: ${errorMessage(error)}`)
-        void this.#options.port.release([item.id])
+        this.#options.port
+          .release([item.id])
+          .catch((failure: unknown) => this.#options.log(`could not hand steer ${item.id} back: ${errorMessage(failure)}`))
       },
       item.id,
     )

@@ -67,11 +67,14 @@ export class RequestRelay {
     const { entry, response } = connection.request(request.kind, request.threadId, request.turnId, request.method, request.params)
     const relayed: Relayed = { request, connection, entry, answered: false }
     this.#relayed.set(request.id, relayed)
-    void response.then((answer) => {
-      if (this.#relayed.get(request.id) !== relayed) return
-      relayed.answered = true
-      this.#answer(request.id, answer.error !== undefined ? { error: answer.error } : { result: answer.result })
-    })
+    response.then(
+      (answer) => {
+        if (this.#relayed.get(request.id) !== relayed) return
+        relayed.answered = true
+        this.#answer(request.id, answer.error !== undefined ? { error: answer.error } : { result: answer.result })
+      },
+      (error: unknown) => this.#log(`relayed request ${request.id}: ${errorMessage(error)}`),
+    )
   }
 
   #end(id: string, end: RelayedEnd): void {
