@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { createKernel, definePlugin, defineTool, type Plugin } from '@harness-kernel/kernel'
 import { type ScriptStep, scriptedModel } from '@harness-kernel/scripted-model'
-import { telemetry } from '@harness-kernel/telemetry'
+import { type TelemetryPlugin, telemetry } from '@harness-kernel/telemetry'
 import { z } from 'zod'
 import { fmt, gc, now, type Stats, since, summarize } from './measure.js'
 import type { Section } from './report.js'
@@ -15,9 +15,14 @@ type Mode = 'off' | 'on' | 'on, content captured'
 interface TelemetryRun {
   mode: Mode
   perStepUs: Stats
-  /** The process's CPU time (user + system) per step, from the turn's start to the end of the kernel's dispose: the export's encoding and sends included. */
+  /**
+   * The process's CPU time (user + system, every thread) per step, by the slope between runs of `steps` and twice as
+   * many: what a run pays once (the export thread's start, the SDK's load, the last export at dispose) cancels out.
+   */
   cpuPerStepUs: number
   spansSent: number
+  /** Spans the export queue could not take, per run of twice the steps (median): a burst faster than the export. */
+  spansDroppedLonger: number
 }
 
 /**
@@ -65,7 +70,9 @@ function script(steps: number): ScriptStep[] {
   return [...calls, { text: 'done', usage }]
 }
 
-async function timedRun(mode: Mode, steps: number, sinkUrl: string): Promise<{ perStep: number[]; cpuUs: number }> {
+async function timedRun(mode: Mode, steps: number, sinkUrl: string): Promise<{ perStep: number[]; cpuUs: number; dropped: number }> {
+  // CPU from the kernel's start: the export thread starts with the kernel and loads the SDK while the turn runs.
+  const cpu = process.cpuUsage()
   const dir = mkdtempSync(join(tmpdir(), 'hk-bench-telemetry-'))
   const stepStart = new Float64Array(steps + 2)
   let origin = now()
@@ -80,17 +87,18 @@ async function timedRun(mode: Mode, steps: number, sinkUrl: string): Promise<{ p
     },
   })
   const plugins: Plugin[] = [scriptedModel({ script: script(steps), record: false }), probe]
+  let exporting: TelemetryPlugin | undefined
   if (mode !== 'off') {
     const env: Record<string, string> = { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl }
     if (mode === 'on, content captured') env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT = 'true'
-    plugins.push(telemetry({ env }))
+    exporting = telemetry({ env })
+    plugins.push(exporting)
   }
   const kernel = createKernel(plugins, { cwd: dir, sessionsDir: join(dir, 'sessions'), fsync: 'never' })
   try {
     await kernel.ready
     gc()
     const session = await kernel.startSession()
-    const cpu = process.cpuUsage()
     origin = now()
     const { status } = await session.run('go')
     if (status !== 'completed') throw new Error(`telemetry bench: the run ended ${status}`)
@@ -98,7 +106,7 @@ async function timedRun(mode: Mode, steps: number, sinkUrl: string): Promise<{ p
     await kernel.dispose()
     const used = process.cpuUsage(cpu)
     const perStep = Array.from({ length: steps }, (_, index) => (stepStart[index + 2]! - stepStart[index + 1]!) / 1e3)
-    return { perStep, cpuUs: (used.user + used.system) / steps }
+    return { perStep, cpuUs: used.user + used.system, dropped: exporting?.exportStats().spansDropped ?? 0 }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -116,10 +124,16 @@ export async function telemetryBench(options: { steps: number; runs: number }): 
     // Warmup: the SDK's and the exporter's code are compiled in the first runs; three runs of each reach the steady state.
     for (let warmup = 0; warmup < 3; warmup++) for (const mode of modes) await timedRun(mode, options.steps, sink.url)
     const samples = new Map<Mode, { perStep: number[]; cpuUs: number }[]>(modes.map((mode) => [mode, []]))
+    const slopes = new Map<Mode, number[]>(modes.map((mode) => [mode, []]))
+    const dropped = new Map<Mode, number[]>(modes.map((mode) => [mode, []]))
     for (let round = 0; round < options.runs; round++) {
       for (let index = 0; index < modes.length; index++) {
         const mode = modes[(index + round) % modes.length]!
-        samples.get(mode)!.push(await timedRun(mode, options.steps, sink.url))
+        const run = await timedRun(mode, options.steps, sink.url)
+        const longer = await timedRun(mode, options.steps * 2, sink.url)
+        samples.get(mode)!.push(run)
+        slopes.get(mode)!.push((longer.cpuUs - run.cpuUs) / options.steps)
+        dropped.get(mode)!.push(longer.dropped)
       }
     }
     const requests = await sink.requests()
@@ -130,14 +144,23 @@ export async function telemetryBench(options: { steps: number; runs: number }): 
         mode,
         // Each run's median step, and the median of those runs: a run's pauses (GC, a neighbour) move its p99, not this.
         perStepUs: summarize(own.map((run) => median(run.perStep))),
-        cpuPerStepUs: median(own.map((run) => run.cpuUs)),
+        cpuPerStepUs: median(slopes.get(mode)!),
         spansSent: mode === 'off' ? 0 : options.steps * 2 + 2,
+        spansDroppedLonger: median(dropped.get(mode)!),
       }
     })
     const off = runs[0]!
     return {
       title: `(w) Telemetry: cost per step of a ${fmt(options.steps)}-step \`session.run()\`, exporting over OTLP/HTTP`,
-      head: ['telemetry', 'µs/step (median of run medians)', '× off', 'CPU µs/step, dispose included', '× off', 'spans per run'],
+      head: [
+        'telemetry',
+        'µs/step (median of run medians)',
+        '× off',
+        'CPU µs/step (slope, all threads)',
+        '× off',
+        'spans per run',
+        `dropped of ${fmt(options.steps * 4 + 2)}`,
+      ],
       rows: runs.map((run) => [
         run.mode,
         fmt(run.perStepUs.median),
@@ -145,13 +168,17 @@ export async function telemetryBench(options: { steps: number; runs: number }): 
         fmt(run.cpuPerStepUs),
         `${fmt(run.cpuPerStepUs / off.cpuPerStepUs, 2)}×`,
         fmt(run.spansSent),
+        fmt(run.spansDroppedLonger),
       ]),
       notes: [
         `${options.runs} runs per mode after three warmup runs each, in a rotating order; the loop bench's session (the scripted model, ` +
-          'a no-op tool, `fsync: never`) with usage on every step. Per-step time is between consecutive `step/start` events; CPU ' +
-          "is the process's user + system time from the turn's start to the end of `kernel.dispose()` (which flushes what " +
-          `is queued), per step. The collector is a plain HTTP server in another process that answers at once; it took ${requests} ` +
-          'export requests in all. Spans per run: the session, the turn, a `chat` and an `execute_tool` per step.',
+          'a no-op tool, `fsync: never`) with usage on every step. Per-step time is between consecutive `step/start` events. CPU ' +
+          "is the process's user + system time (every thread: the export thread's too) from the kernel's creation to the end " +
+          `of \`kernel.dispose()\` (which exports what is queued), per step by the slope between a run of ${fmt(options.steps)} steps and one ` +
+          `of ${fmt(options.steps * 2)}. The collector is a plain HTTP server in another process that answers at once; it took ${requests} ` +
+          'export requests in all. Spans per run: the session, the turn, a `chat` and an `execute_tool` per step. Dropped: ' +
+          `the spans the export queue could not take in a run of ${fmt(options.steps * 2)} steps (median), steps far faster than ` +
+          'a model answers.',
       ],
       data: { options, runs, requests },
     }

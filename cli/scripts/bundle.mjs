@@ -102,11 +102,16 @@ function zodEnglishOnly() {
   }
 }
 
-/** The CLI, and the kernel's process launcher beside it (the kernel finds `launcher-main.js` next to its own code). */
+/**
+ * The CLI, and beside it the scripts the bundle's code starts by their path, found next to its own code: the kernel's
+ * process launcher (`launcher-main.js`) and the telemetry's export thread (`telemetry-worker.js`).
+ */
 function entryPoints() {
   const entries = { bin: join(cli, 'dist', 'bin.js') }
   const launcher = join(dirname(require.resolve('@harness-kernel/kernel')), 'process', 'launcher', 'launcher-main.js')
   if (existsSync(launcher)) entries['launcher-main'] = launcher
+  const telemetryWorker = join(dirname(require.resolve('@harness-kernel/telemetry')), 'worker', 'telemetry-worker.js')
+  if (existsSync(telemetryWorker)) entries['telemetry-worker'] = telemetryWorker
   return entries
 }
 

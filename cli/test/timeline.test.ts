@@ -75,7 +75,7 @@ describe('the timeline of a session log', () => {
       ['steer', 1900, 0, '1 recorded', false],
       ['step', 1900, 600, '1,200 in · 20 out', false],
     ])
-    expect(turns[1]!.rows).toMatchObject([{ kind: 'steer', startMs: 500, failed: true, detail: '1 handed back: turn ended' }])
+    expect(turns[1]!.rows).toMatchObject([{ kind: 'steer', startMs: 500, failed: true, detail: '1 not recorded: turn ended' }])
 
     const text = renderTimeline('s', turns, createStyle(false))
     expect(text).toContain('turn 1 · ')

@@ -62,6 +62,8 @@ export interface ModelCapabilities {
 /** The `model` service. Providers translate `ModelRequest` to their API and back. */
 export interface ModelProvider {
   readonly id: string
+  /** Whose models answer, as the OpenTelemetry GenAI conventions name it (`gen_ai.provider.name`: `openai`, `anthropic`). */
+  readonly providerName?: string
   readonly capabilities?: ModelCapabilities
   generate(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse>
 }

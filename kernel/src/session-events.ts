@@ -75,6 +75,11 @@ export type SessionEventBody =
       droppedIds: string[]
     }
   | { type: 'steering/dropped'; turnId?: string; transport: string; itemIds: string[]; reason: string }
+  /**
+   * Input claimed at a boundary and given back to its host unrecorded (the turn ended or failed first): the host still
+   * has it, and a later boundary or turn may take it. Written while the log can still be written.
+   */
+  | { type: 'steering/returned'; turnId: string; step: number; boundary: string; transport: string; itemIds: string[]; reason: string }
   | { type: 'notice'; level: NoticeLevel; text: string; source: string }
   /**
    * The conversation so far was replaced by a summary: from here on the messages are `prefix` (copies, e.g. Codex's

@@ -9,6 +9,7 @@ import type { TurnStatus } from './session-events.js'
 import type { SessionRuntime } from './session-runtime.js'
 import type { TurnInfo, TurnResult } from './session-types.js'
 import { type HeldClaim, rejectUnsettled } from './steering/boundary-claims.js'
+import { recordReturned } from './steering/record-returned.js'
 import { claimsSettled } from './steering/settle-claims.js'
 
 interface FrameEnd {
@@ -66,7 +67,7 @@ export async function runTurn({ turn, input, host, held, driverId, driverSession
   } finally {
     rt.budget.endTurn()
     abandonOpenEntries(host)
-    rejectUnsettled(held)
+    rejectUnsettled(held, (claim) => recordReturned(rt, turn.id, claim, signal, error))
   }
   // What a failed turn left settling is accepted or given back before the turn ends.
   await claimsSettled(held).catch(() => {})

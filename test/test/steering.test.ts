@@ -129,6 +129,17 @@ describe('host steering at boundaries', () => {
     expect(result.status).toBe('failed')
     expect(host.source().claims[0]!.settlements).toEqual(['reject'])
     expect(session.messages.some((message) => textOf(message) === 'keep me')).toBe(false)
+    // The log says the input went back, and why.
+    expect(readEvents(session.transcriptPath).filter((event) => event.type === 'steering/returned')).toEqual([
+      expect.objectContaining({
+        turnId: result.turnId,
+        step: 2,
+        boundary: 'sampling',
+        transport: 'host',
+        itemIds: [expect.any(String)],
+        reason: expect.stringContaining('policy service down'),
+      }),
+    ])
   })
 
   it('a claim is rejected when the turn is interrupted before recording', async () => {
@@ -151,6 +162,11 @@ describe('host steering at boundaries', () => {
     expect(result).toMatchObject({ status: 'interrupted', reason: 'user pressed stop' })
     expect(host.source().claims[0]!.settlements).toEqual(['reject'])
     expect(session.messages.some((message) => textOf(message) === 'keep me')).toBe(false)
+    const events = readEvents(session.transcriptPath)
+    const returned = events.findIndex((event) => event.type === 'steering/returned')
+    expect(events[returned]).toMatchObject({ step: 2, boundary: 'sampling', reason: 'the turn was interrupted (user pressed stop)' })
+    // Before the turn's end: the turn gave it back.
+    expect(returned).toBeLessThan(events.findIndex((event) => event.type === 'turn/end'))
   })
 
   it('an item a prompt policy drops is consumed: the claim is accepted, the drop reported, the turn goes on', async () => {

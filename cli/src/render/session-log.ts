@@ -75,6 +75,9 @@ export function renderSessionLog(loaded: LoadedSession, path: string, style: Sty
       case 'steering/dropped':
         lines.push(style.dim(`[steering] ${event.transport} dropped ${list(event.itemIds)}: ${event.reason}`))
         break
+      case 'steering/returned':
+        lines.push(style.dim(`[steering] ${event.transport} handed back ${list(event.itemIds)} at ${event.boundary}: ${event.reason}`))
+        break
       case 'notice': {
         const paint = event.level === 'error' ? style.red : event.level === 'warning' ? style.yellow : style.dim
         lines.push(`${paint(`[notice:${event.level}]`)} ${event.text} ${style.dim(`(${event.source})`)}`)

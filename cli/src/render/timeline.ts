@@ -134,8 +134,18 @@ export function sessionTimeline(events: readonly SessionEvent[]): TimelineTurn[]
           durationMs: 0,
           depth: 1,
           label: `steer dropped (${event.transport})`,
-          detail: `${event.itemIds.length} handed back: ${event.reason}`,
+          detail: `${event.itemIds.length} not recorded: ${event.reason}`,
           failed: true,
+        })
+        break
+      case 'steering/returned':
+        add({
+          kind: 'steer',
+          startMs: offset(event),
+          durationMs: 0,
+          depth: 1,
+          label: `steer returned at ${event.boundary} (${event.transport})`,
+          detail: `${event.itemIds.length} handed back to the host: ${event.reason}`,
         })
         break
       case 'compaction':

@@ -4,6 +4,7 @@ import { textOf } from '../messages.js'
 import type { SessionRuntime } from '../session-runtime.js'
 import type { ToolCall, TurnInfo } from '../session-types.js'
 import { claimBoundary, type HeldClaim, rejectUnsettled } from '../steering/boundary-claims.js'
+import { recordReturned } from '../steering/record-returned.js'
 import { claimedMessages, settleClaims, steeringItemIdOf } from '../steering/settle-claims.js'
 import type { SteeringSource } from '../steering/types.js'
 import { permission, runToolCall } from '../tool-step.js'
@@ -46,7 +47,8 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
     },
     waitForInput: (waitSignal) => waitForAnySource(rt.steeringSources, AbortSignal.any([signal, waitSignal])),
     async claim({ kind, step: number }) {
-      const claims = await claimBoundary(rt.steeringSources, { kind, sessionId: rt.session.id, turnId: turn.id, step: number }, signal)
+      const boundary = { kind, sessionId: rt.session.id, turnId: turn.id, step: number }
+      const claims = await claimBoundary(rt.steeringSources, boundary, signal, (claim) => recordReturned(rt, turn.id, claim, signal))
       held.push(...claims)
       const claimed: ClaimedInput = {
         messages: claimedMessages(rt, claims),
@@ -65,7 +67,7 @@ export function createTurnHost(rt: SessionRuntime, turn: TurnInfo, signal: Abort
       const decision: PreStepDecision = await rt.hooks.preStep.promise({ kind: 'enter', messages: input }, { ...step(number), input })
       const injected = rt.pending.injected.splice(0)
       const open = openEntries.get(host) as Set<Entry>
-      const entry = entryOf(rt, turn, decision, injected, claimed ? (claimsOf.get(claimed) ?? []) : [], () => open.delete(entry))
+      const entry = entryOf(rt, turn, signal, decision, injected, claimed ? (claimsOf.get(claimed) ?? []) : [], () => open.delete(entry))
       open.add(entry)
       return entry
     },
@@ -143,6 +145,7 @@ async function waitForAnySource(sources: readonly SteeringSource[], signal: Abor
 function entryOf(
   rt: SessionRuntime,
   turn: TurnInfo,
+  signal: AbortSignal,
   decision: PreStepDecision,
   injected: Message[],
   claims: HeldClaim[],
@@ -182,7 +185,7 @@ function entryOf(
     abandon() {
       once('abandoned')
       rt.pending.injected.unshift(...injected)
-      rejectUnsettled(claims)
+      rejectUnsettled(claims, (claim) => recordReturned(rt, turn.id, claim, signal))
     },
   }
 }

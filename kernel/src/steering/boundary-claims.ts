@@ -28,7 +28,12 @@ export function steeringMessage(item: InputItem, transport: string): Message {
  * Claims once from each source for one logical boundary. Empty claims are accepted at once (they
  * cost nothing); a claim that arrives after the turn aborted is rejected, so its input stays the host's.
  */
-export async function claimBoundary(sources: readonly SteeringSource[], boundary: Boundary, signal: AbortSignal): Promise<HeldClaim[]> {
+export async function claimBoundary(
+  sources: readonly SteeringSource[],
+  boundary: Boundary,
+  signal: AbortSignal,
+  returned: (held: HeldClaim) => void = () => {},
+): Promise<HeldClaim[]> {
   const held: HeldClaim[] = []
   for (const source of sources) {
     let pending: Promise<SteeringClaim | undefined> | undefined
@@ -37,12 +42,17 @@ export async function claimBoundary(sources: readonly SteeringSource[], boundary
       pending = source.claim(boundary, signal)
       claim = await raceAbort(pending, signal)
     } catch (error) {
+      const transport = source.transport ?? 'host'
       pending?.then(
-        (late) => late?.reject(),
+        (late) => {
+          late?.reject()
+          if (late !== undefined && late.items.length > 0)
+            returned({ claim: late, transport, boundary, messages: messagesOf(late, transport), settled: true })
+        },
         () => {},
       )
       // Claims already taken at this boundary from earlier sources go back to their hosts.
-      rejectUnsettled(held)
+      rejectUnsettled(held, returned)
       throw error
     }
     if (!claim) continue
@@ -51,16 +61,21 @@ export async function claimBoundary(sources: readonly SteeringSource[], boundary
       continue
     }
     const transport = source.transport ?? 'host'
-    const messages = claim.items.map((item) => steeringMessage({ ...item, id: item.id ?? randomUUID() }, transport))
-    held.push({ claim, transport, boundary, messages, settled: false })
+    held.push({ claim, transport, boundary, messages: messagesOf(claim, transport), settled: false })
   }
   return held
 }
 
-export function rejectUnsettled(claims: readonly HeldClaim[]): void {
+/** Gives back what is not settled yet; `returned` hears of each claim given back. */
+export function rejectUnsettled(claims: readonly HeldClaim[], returned: (held: HeldClaim) => void = () => {}): void {
   for (const held of claims) {
     if (held.settled) continue
     held.settled = true
     held.claim.reject()
+    returned(held)
   }
+}
+
+function messagesOf(claim: SteeringClaim, transport: string): Message[] {
+  return claim.items.map((item) => steeringMessage({ ...item, id: item.id ?? randomUUID() }, transport))
 }

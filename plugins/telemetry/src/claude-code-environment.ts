@@ -1,6 +1,6 @@
-import type { Span } from '@opentelemetry/api'
 import type { ContentCapture, ExportConfig, SignalExport } from './config/export-config.js'
 import type { Environment } from './config/otel-environment.js'
+import type { SpanIds } from './trace/span-ids.js'
 
 /**
  * The variables that make a driven Claude Code export its own telemetry (metrics, its log events and, with its beta
@@ -12,9 +12,10 @@ export function claudeCodeEnvironment(options: {
   env: Environment
   exported: ExportConfig | undefined
   capture: ContentCapture
-  sessionSpan: Span | undefined
+  /** The session span's ids; `sampled` unless a sampler of the caller's said otherwise. */
+  sessionIds: (SpanIds & { sampled?: boolean }) | undefined
 }): Record<string, string> {
-  const { env, exported, capture, sessionSpan } = options
+  const { env, exported, capture, sessionIds } = options
   if (exported === undefined || (exported.traces === undefined && exported.metrics === undefined)) return {}
   const wanted: Record<string, string> = { CLAUDE_CODE_ENABLE_TELEMETRY: '1' }
   // Claude Code (2.1.336) picks its exporters by the shared protocol variable: the signals' own are not enough.
@@ -36,9 +37,8 @@ export function claudeCodeEnvironment(options: {
   }
   if (capture.prompts) wanted.OTEL_LOG_USER_PROMPTS = '1'
   if (capture.outputs) Object.assign(wanted, { OTEL_LOG_ASSISTANT_RESPONSES: '1', OTEL_LOG_TOOL_DETAILS: '1' })
-  const context = sessionSpan?.spanContext()
-  if (context !== undefined && context.traceId !== '00000000000000000000000000000000') {
-    wanted.TRACEPARENT = `00-${context.traceId}-${context.spanId}-${context.traceFlags.toString(16).padStart(2, '0')}`
+  if (sessionIds !== undefined) {
+    wanted.TRACEPARENT = `00-${sessionIds.traceId}-${sessionIds.spanId}-${sessionIds.sampled === false ? '00' : '01'}`
   }
   const forwarded: Record<string, string> = {}
   for (const [name, value] of Object.entries(wanted)) if (env[name] === undefined || env[name] === '') forwarded[name] = value

@@ -3,13 +3,14 @@ import { ProxyTracerProvider } from '@opentelemetry/api'
 import { claudeCodeEnvironment } from './claude-code-environment.js'
 import type { ExportConfig } from './config/export-config.js'
 import { resolveSettings } from './config/resolve-settings.js'
-import { ExportHealth, type ExportStats } from './sdk/export-health.js'
-import { type Pipeline, startPipeline } from './sdk/start-pipeline.js'
+import { LocalFeed } from './feed/local-feed.js'
+import type { TraceFeed } from './feed/trace-feed.js'
+import type { ExportStats } from './sdk/export-health.js'
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, type TelemetryOptions } from './telemetry-options.js'
 import { epochNow } from './trace/epoch-now.js'
 import { createInstruments } from './trace/instruments.js'
-import { SessionTraces } from './trace/session-traces.js'
-import type { TraceScope } from './trace/trace-scope.js'
+import { type SessionInfo, sessionInfo } from './trace/session-info.js'
+import { WorkerFeed } from './worker/worker-feed.js'
 
 export const PLUGIN_NAME = 'telemetry'
 const SCOPE_NAME = '@harness-kernel/telemetry'
@@ -28,18 +29,19 @@ export interface TelemetryPlugin extends Plugin {
 /**
  * OpenTelemetry traces and metrics of every session on any driver, derived from the session events all drivers record
  * (GenAI conventions: `invoke_agent` per turn, `chat` per model call, `execute_tool` per tool call; hook runs,
- * steering, compaction and subagents beside them). The SDK and the OTLP exporter load in `setup`, and only when there
- * is something to export; a setting that cannot be used is a notice, and the kernel runs without telemetry.
+ * steering, compaction and subagents beside them). When it exports, the SDK and the OTLP exporter load and run on a
+ * thread of their own, started only then; a setting that cannot be used is a notice, and the kernel runs without
+ * telemetry. With providers of the caller's, spans and metrics are made here, as the events come.
  */
 export function telemetry(options: TelemetryOptions = {}): TelemetryPlugin {
   const env = options.env ?? process.env
-  let traces: SessionTraces | undefined
+  let feed: TraceFeed | undefined
   let exported: ExportConfig | undefined
   let capture = { prompts: false, outputs: false }
-  let health: ExportHealth | undefined
+  let worker: WorkerFeed | undefined
   const plugin = definePlugin({
     name: PLUGIN_NAME,
-    async setup(kernel) {
+    setup(kernel) {
       const ownProviders = options.tracerProvider !== undefined || options.meterProvider !== undefined
       const outcome = resolveSettings({ env, codexOtel: options.codexOtel, ownProviders, capture: options.capture })
       const notices = new StartNotices(kernel)
@@ -51,68 +53,85 @@ export function telemetry(options: TelemetryOptions = {}): TelemetryPlugin {
       for (const warning of settings.warnings) notices.add('warning', `telemetry: ${warning}`)
       capture = settings.capture
       const sessions = new LiveSessions()
-      health = new ExportHealth((text) => sessions.notice(text, kernel))
-      let pipeline: Pipeline | undefined
       if (settings.export !== undefined) {
         exported = settings.export
-        pipeline = await startPipeline(settings.export, settings.resource, health)
+        // The SDK and the exporter load and run on a thread of their own: nothing of them is on a turn's path.
+        worker = new WorkerFeed(
+          { export: settings.export, resource: settings.resource, capture: settings.capture, spanAttributes: settings.spanAttributes },
+          (text) => sessions.notice(text, kernel),
+        )
+        feed = worker
+      } else {
+        const { tracerProvider, meterProvider } = options
+        if (tracerProvider === undefined && meterProvider === undefined) return
+        feed = new LocalFeed({
+          // Metrics alone: spans are still derived (they time the model calls) but go nowhere.
+          tracer: (tracerProvider ?? new ProxyTracerProvider()).getTracer(SCOPE_NAME),
+          instruments: meterProvider === undefined ? undefined : createInstruments(meterProvider.getMeter(SCOPE_NAME)),
+          capture: settings.capture,
+          spanAttributes: settings.spanAttributes,
+        })
       }
-      const tracerProvider = options.tracerProvider ?? pipeline?.tracerProvider
-      const meterProvider = options.meterProvider ?? pipeline?.meterProvider
-      if (tracerProvider === undefined && meterProvider === undefined) return
-      traces = new SessionTraces(traceScope(kernel, settings, tracerProvider, meterProvider))
-      const recorded = traces
+      const fed = feed
+      const describe = sessionDescriber(kernel)
       kernel.hooks.sessionEvent.tap(PLUGIN_NAME, ({ session, event }) => {
         sessions.saw(session, event.type)
-        recorded.record(session, event)
+        fed.record(describe(session), event, epochNow())
       })
       kernel.hooks.preCompact.tap({ name: PLUGIN_NAME, stage: STAGE_OBSERVE }, (decision, { session }) => {
-        recorded.of(session)?.compactionStarted(epochNow())
+        fed.compactionStarted(session.id, epochNow())
         return decision
       })
-      return async () => {
-        recorded.endAll('the kernel was disposed')
-        if (pipeline === undefined) return
-        await pipeline.shutdown(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS)
-      }
+      return () => fed.stop('the kernel was disposed', options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS)
     },
   })
   return Object.freeze({
     ...plugin,
-    claudeCodeEnvironment: (session: Session) => claudeCodeEnvironment({ env, exported, capture, sessionSpan: traces?.of(session)?.span }),
-    exportStats: (): ExportStats => ({ ...(health?.stats ?? { spansDropped: 0, metricExportsFailed: 0 }) }),
+    claudeCodeEnvironment: (session: Session) =>
+      claudeCodeEnvironment({ env, exported, capture, sessionIds: feed?.sessionIds(session.id) }),
+    exportStats: (): ExportStats => ({ ...(worker?.stats ?? { spansDropped: 0, metricExportsFailed: 0, eventsDropped: 0 }) }),
   })
 }
 
-function traceScope(
-  kernel: KernelApi,
-  settings: { capture: TraceScope['capture']; spanAttributes: Record<string, string> },
-  tracerProvider: import('@opentelemetry/api').TracerProvider | undefined,
-  meterProvider: import('@opentelemetry/api').MeterProvider | undefined,
-): TraceScope {
+/**
+ * Each session as its trace needs it (driver, provider, parent), made once per session: the driver and the provider
+ * are the kernel's, read at the first event (the kernel is composed by then).
+ */
+function sessionDescriber(kernel: KernelApi): (session: Session) => SessionInfo {
+  const known = new WeakMap<Session, SessionInfo>()
   let driver: string | undefined
-  const driverId = () => {
-    if (driver !== undefined) return driver
-    try {
-      driver = kernel.resolve('driver').id
-    } catch {
-      driver = 'native'
+  let provider: string | undefined
+  return (session) => {
+    let info = known.get(session)
+    if (info !== undefined) return info
+    if (driver === undefined) {
+      driver = driverId(kernel)
+      provider = DRIVER_PROVIDERS[driver] ?? modelProviderName(kernel)
     }
-    return driver
-  }
-  return {
-    // Metrics alone: spans are still derived (they time the model calls) but go nowhere.
-    tracer: (tracerProvider ?? new ProxyTracerProvider()).getTracer(SCOPE_NAME),
-    instruments: meterProvider === undefined ? undefined : createInstruments(meterProvider.getMeter(SCOPE_NAME)),
-    capture: settings.capture,
-    spanAttributes: settings.spanAttributes,
-    driver: driverId,
-    provider: () => DRIVER_PROVIDERS[driverId()],
+    info = sessionInfo(session, driver, provider)
+    known.set(session, info)
+    return info
   }
 }
 
-/** The model vendor each driven program samples; the native loop's provider is whatever the `model` service is. */
+function driverId(kernel: KernelApi): string {
+  try {
+    return kernel.resolve('driver').id
+  } catch {
+    return 'native'
+  }
+}
+
+/** The model vendor each driven program samples; the native loop's is the `model` service's `providerName`. */
 const DRIVER_PROVIDERS: Record<string, string> = { 'claude-code': 'anthropic', codex: 'openai' }
+
+function modelProviderName(kernel: KernelApi): string | undefined {
+  try {
+    return kernel.resolve('model').providerName
+  } catch {
+    return undefined
+  }
+}
 
 /** Configuration notices, told to each session as it starts (a plugin's setup has no session to tell). */
 class StartNotices {

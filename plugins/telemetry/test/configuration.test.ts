@@ -155,11 +155,11 @@ describe('the environment a driven Claude Code gets', () => {
     OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
     OTEL_EXPORTER_OTLP_HEADERS: 'k=v 1',
   })
-  const span = { spanContext: () => ({ traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8), traceFlags: 1 }) } as never
+  const sessionIds = { traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8) }
 
   it("its exporters, endpoints and protocol, its spans under the session's (TRACEPARENT); the user's own values stay", () => {
     const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_METRICS_EXPORTER: 'none' }
-    const forwarded = claudeCodeEnvironment({ env, exported, capture: { prompts: true, outputs: false }, sessionSpan: span })
+    const forwarded = claudeCodeEnvironment({ env, exported, capture: { prompts: true, outputs: false }, sessionIds })
     expect(forwarded).toMatchObject({
       CLAUDE_CODE_ENABLE_TELEMETRY: '1',
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
@@ -176,9 +176,7 @@ describe('the environment a driven Claude Code gets', () => {
   })
 
   it('nothing when the harness exports nothing itself', () => {
-    expect(claudeCodeEnvironment({ env: {}, exported: undefined, capture: { prompts: true, outputs: true }, sessionSpan: span })).toEqual(
-      {},
-    )
+    expect(claudeCodeEnvironment({ env: {}, exported: undefined, capture: { prompts: true, outputs: true }, sessionIds })).toEqual({})
   })
 })
 

@@ -116,6 +116,34 @@ describe('telemetry on the native loop', () => {
     expect(total(metrics.get('harness.turns'), { 'harness.turn.status': 'completed' })).toBe(1)
   })
 
+  it("the model's provider names gen_ai.provider.name on the turn, its model calls and the token metric", async () => {
+    const memory = inMemoryTelemetry()
+    const model = definePlugin({
+      name: 'a-provider',
+      setup(kernel) {
+        kernel.provide('model', {
+          id: 'anthropic:claude-test',
+          providerName: 'anthropic',
+          generate: async () => ({
+            content: [{ type: 'text', text: 'hi' }],
+            usage: { inputTokens: 5, outputTokens: 1 },
+            model: 'claude-test',
+          }),
+        })
+      },
+    })
+    const plugin = telemetry({ tracerProvider: memory.tracerProvider, meterProvider: memory.meterProvider, env: {} })
+    const kernel = await startTestKernel({ plugins: [model, plugin] })
+    kernels.push(kernel)
+    expect((await kernel.run('hello')).status).toBe('completed')
+    await kernel.session.end()
+    const spans = memory.spans()
+    expect(only(spans, 'invoke_agent').attributes['gen_ai.provider.name']).toBe('anthropic')
+    expect(only(spans, 'chat').attributes).toMatchObject({ 'gen_ai.provider.name': 'anthropic', 'gen_ai.response.model': 'claude-test' })
+    const tokens = (await memory.metrics()).get('gen_ai.client.token.usage')
+    expect(counted(tokens, { 'gen_ai.provider.name': 'anthropic', 'gen_ai.token.type': 'input' })).toBe(1)
+  })
+
   it('captures prompts, outputs, tool arguments and results only when asked', async () => {
     const { memory, kernel } = await run(
       [{ tool_calls: [{ name: 'lookup', input: { key: 'a' }, id: 'c1' }] }, { text: 'The value of a.' }],

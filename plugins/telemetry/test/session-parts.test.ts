@@ -136,6 +136,36 @@ describe('what a session holds besides model and tool calls', () => {
     expect(total(items, { 'harness.steering.outcome': 'accepted', 'harness.steering.boundary': 'sampling' })).toBe(1)
   })
 
+  it('steering claimed and given back unrecorded (the turn was interrupted) is a span and is counted as returned', async () => {
+    const interrupter = definePlugin({
+      name: 'interrupt-at-step-2',
+      setup(kernel) {
+        kernel.hooks.preStep.tap('interrupt-at-step-2', (decision, { session, step }) => {
+          if (step === 2) session.interrupt('the user pressed stop')
+          return decision
+        })
+      },
+    })
+    const { memory, kernel } = await start([
+      scriptedModel({ script: [{ tool_calls: [{ name: 'steer', input: {} }] }, { text: 'never' }] }),
+      toolDoing('steer', ({ session }) => void session.steer('also this').catch(() => {})),
+      interrupter,
+    ])
+    expect((await kernel.run('go')).status).toBe('interrupted')
+    await kernel.session.end()
+    const spans = memory.spans()
+    // Given back, it waited in the session's queue until the session ended, which dropped it.
+    expect(spansNamed(spans, 'steering').map((span) => span.name)).toEqual(['steering sampling', 'steering dropped'])
+    const steering = spansNamed(spans, 'steering sampling')[0]!
+    expect(steering.attributes).toMatchObject({
+      'harness.steering.items': 1,
+      'harness.steering.outcome': 'returned',
+      'harness.steering.reason': 'the turn was interrupted (the user pressed stop)',
+    })
+    const items = (await memory.metrics()).get('harness.steering.items')
+    expect(total(items, { 'harness.steering.outcome': 'returned', 'harness.steering.boundary': 'sampling' })).toBe(1)
+  })
+
   it('a usage recorded after its model call (as Codex reports it) completes that call’s span', async () => {
     const { memory, kernel } = await start([
       scriptedModel({

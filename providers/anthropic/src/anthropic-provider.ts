@@ -26,6 +26,7 @@ export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 300_000
  */
 export class AnthropicProvider implements ModelProvider {
   readonly id: string
+  readonly providerName = 'anthropic'
   readonly capabilities: ModelCapabilities
   readonly #client: Anthropic
   readonly #options: ResolvedAnthropicOptions

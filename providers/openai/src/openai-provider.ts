@@ -18,6 +18,8 @@ const DEFAULT_STREAM_IDLE_MS = 300_000
  */
 export class OpenAIProvider implements ModelProvider {
   readonly id: string
+  /** The OpenAI API's, whoever serves it (a compatible server speaks the same API). */
+  readonly providerName = 'openai'
   readonly capabilities: ModelCapabilities
   readonly api: OpenAIApi
   readonly endpoint: Endpoint

@@ -10,6 +10,7 @@ export class BoundedSpanProcessor implements SpanProcessor {
   readonly #maxQueueSize: number
   readonly #dropped: (count: number) => void
   #queued = 0
+  readonly #waiting: { below: number; resolve: () => void }[] = []
 
   /** Spans waiting in the batch processor's queue. */
   get queued(): number {
@@ -25,6 +26,18 @@ export class BoundedSpanProcessor implements SpanProcessor {
   /** The exporter took a batch out of the queue. */
   taken(count: number): void {
     this.#queued = Math.max(0, this.#queued - count)
+    for (let index = this.#waiting.length - 1; index >= 0; index--) {
+      const waiter = this.#waiting[index]!
+      if (this.#queued >= waiter.below) continue
+      this.#waiting.splice(index, 1)
+      waiter.resolve()
+    }
+  }
+
+  /** Undefined while fewer than `below` spans wait; else settles once they are fewer (or at shutdown). */
+  room(below: number): Promise<void> | undefined {
+    if (this.#queued < below) return undefined
+    return new Promise((resolve) => this.#waiting.push({ below, resolve }))
   }
 
   onStart(span: Span, parentContext: Context): void {
@@ -45,6 +58,7 @@ export class BoundedSpanProcessor implements SpanProcessor {
   }
 
   shutdown(): Promise<void> {
+    for (const waiter of this.#waiting.splice(0)) waiter.resolve()
     return this.#inner.shutdown()
   }
 }

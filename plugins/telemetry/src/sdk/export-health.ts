@@ -4,6 +4,8 @@ export interface ExportStats {
   spansDropped: number
   /** Metric exports that failed or timed out (each carries every metric of that interval). */
   metricExportsFailed: number
+  /** Session events never made into spans: the export had fallen too far behind. */
+  eventsDropped: number
 }
 
 /**
@@ -11,25 +13,37 @@ export interface ExportStats {
  * these counts, and the user hears of it in one notice, not one per batch.
  */
 export class ExportHealth {
-  readonly stats: ExportStats = { spansDropped: 0, metricExportsFailed: 0 }
+  readonly stats: ExportStats = { spansDropped: 0, metricExportsFailed: 0, eventsDropped: 0 }
   readonly #tell: (text: string) => void
+  readonly #changed: (stats: ExportStats) => void
   #told = false
   #closed = false
 
-  constructor(tell: (text: string) => void) {
+  /** `changed`: called with the counts after each loss. */
+  constructor(tell: (text: string) => void, changed: (stats: ExportStats) => void = () => {}) {
     this.#tell = tell
+    this.#changed = changed
   }
 
   spansLost(count: number, why: string, destination: string): void {
     if (this.#closed) return
     this.stats.spansDropped += count
+    this.#changed(this.stats)
     this.#once(`${count} span${count === 1 ? '' : 's'} could not be exported to ${destination} (${why})`)
   }
 
   metricsLost(why: string, destination: string): void {
     if (this.#closed) return
     this.stats.metricExportsFailed++
+    this.#changed(this.stats)
     this.#once(`metrics could not be exported to ${destination} (${why})`)
+  }
+
+  eventsLost(count: number, why: string): void {
+    if (this.#closed) return
+    this.stats.eventsDropped += count
+    this.#changed(this.stats)
+    this.#once(`${count} session event${count === 1 ? '' : 's'} could not be traced (${why})`)
   }
 
   /** The final count is in: an export that reports back after the shutdown was counted already. */

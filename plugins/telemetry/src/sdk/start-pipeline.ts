@@ -1,4 +1,5 @@
 import type { MeterProvider, TracerProvider } from '@opentelemetry/api'
+import type { IdGenerator } from '@opentelemetry/sdk-trace'
 import type { ExportConfig } from '../config/export-config.js'
 import { BoundedSpanProcessor } from './bounded-span-processor.js'
 import { commonJs } from './common-js.js'
@@ -12,6 +13,8 @@ export interface Pipeline {
   readonly meterProvider: MeterProvider | undefined
   /** Exports what is queued and stops, within `timeoutMs`: spans still waiting or on their way then are counted as lost. */
   shutdown(timeoutMs: number): Promise<void>
+  /** Undefined while the span queue is less than half full; else settles once it is (export made room). */
+  spanRoom(): Promise<void> | undefined
 }
 
 export interface PipelineResource {
@@ -24,9 +27,15 @@ export interface PipelineResource {
  * telemetry is on) and starts them: spans through a bounded batch processor, metrics through a periodic reader. Export
  * runs on timers and sockets; nothing here is waited for by a turn.
  */
-export async function startPipeline(config: ExportConfig, resource: PipelineResource, health: ExportHealth): Promise<Pipeline> {
+export async function startPipeline(
+  config: ExportConfig,
+  resource: PipelineResource,
+  health: ExportHealth,
+  /** Wraps the SDK's random ids (a session's span takes the ids chosen for it). */
+  ids: (random: IdGenerator) => IdGenerator = (random) => random,
+): Promise<Pipeline> {
   const [
-    { TracerProvider: SdkTracerProvider, BatchSpanProcessor },
+    { TracerProvider: SdkTracerProvider, BatchSpanProcessor, RandomIdGenerator },
     { MeterProvider: SdkMeterProvider, PeriodicExportingMetricReader },
     resources,
   ] = await Promise.all([
@@ -42,6 +51,7 @@ export async function startPipeline(config: ExportConfig, resource: PipelineReso
   let tracerProvider: InstanceType<typeof SdkTracerProvider> | undefined
   /** What is left of the spans when the time to shut down has run out. */
   let unsent = () => 0
+  let spanRoom: () => Promise<void> | undefined = () => undefined
   let traceDestination = ''
   if (config.traces !== undefined) {
     const destination = shownEndpoint(config.traces.url)
@@ -60,7 +70,8 @@ export async function startPipeline(config: ExportConfig, resource: PipelineReso
     )
     const queue = bounded
     unsent = () => queue.queued + exporter.inFlight
-    tracerProvider = new SdkTracerProvider({ resource: sdkResource, spanProcessors: [bounded] })
+    spanRoom = () => queue.room(Math.ceil(batch.maxQueueSize / 2))
+    tracerProvider = new SdkTracerProvider({ resource: sdkResource, spanProcessors: [bounded], idGenerator: ids(new RandomIdGenerator()) })
   }
 
   let meterProvider: InstanceType<typeof SdkMeterProvider> | undefined
@@ -77,6 +88,7 @@ export async function startPipeline(config: ExportConfig, resource: PipelineReso
   return {
     tracerProvider,
     meterProvider,
+    spanRoom: () => spanRoom(),
     async shutdown(timeoutMs) {
       let timer: NodeJS.Timeout | undefined
       const stopped = Promise.allSettled([tracerProvider?.shutdown(), meterProvider?.shutdown()]).then(() => true)

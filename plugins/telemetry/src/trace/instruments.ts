@@ -38,7 +38,7 @@ export function createInstruments(meter: Meter): Instruments {
     hookRuns: counter(HARNESS_METRIC.hookRuns, 'Hook handler runs, by dialect, event and status', '{run}'),
     steeringItems: counter(
       HARNESS_METRIC.steeringItems,
-      'Steering input items claimed at a boundary, by outcome (accepted, dropped)',
+      'Steering input items claimed at a boundary, by outcome (accepted, dropped, returned)',
       '{item}',
     ),
     turns: counter(HARNESS_METRIC.turns, 'Turns, by how they ended', '{turn}'),

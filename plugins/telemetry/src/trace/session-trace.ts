@@ -1,8 +1,10 @@
-import type { HookRunRecord, Session, SessionEvent } from '@harness-kernel/kernel'
+import type { HookRunRecord, SessionEvent } from '@harness-kernel/kernel'
 import { type Attributes, type Context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 import { GEN_AI, HARNESS } from './attribute-names.js'
 import { capped } from './captured-content.js'
 import { type ResponseMeta, readResponseMeta } from './response-meta.js'
+import type { SessionInfo } from './session-info.js'
+import type { SpanIds } from './span-ids.js'
 import type { TraceScope } from './trace-scope.js'
 import { TurnTrace } from './turn-trace.js'
 
@@ -20,30 +22,32 @@ export class SessionTrace {
   readonly span: Span
   readonly context: Context
   readonly #scope: TraceScope
-  readonly #session: Session
+  readonly #session: SessionInfo
   readonly #agent: string
   #turn: TurnTrace | undefined
   #turns = 0
   #compactionStartedAt: number | undefined
   #ended = false
 
-  constructor(scope: TraceScope, session: Session, parent: Context | undefined, first: SessionEvent, now: number) {
+  /** `ids`: the ids the session's span must have, where they were chosen before it started. */
+  constructor(scope: TraceScope, session: SessionInfo, parent: Context | undefined, first: SessionEvent, now: number, ids?: SpanIds) {
     this.#scope = scope
     this.#session = session
     const link = session.parent
-    this.#agent = link?.agent.type ?? MAIN_AGENT
+    this.#agent = link?.agentType ?? MAIN_AGENT
     const attributes: Attributes = {
       ...scope.spanAttributes,
       [HARNESS.sessionId]: session.id,
       [GEN_AI.conversationId]: session.id,
-      [HARNESS.driver]: scope.driver(),
+      [HARNESS.driver]: session.driver,
       [GEN_AI.agentName]: this.#agent,
     }
-    if (link !== undefined) attributes[GEN_AI.agentId] = link.agent.id
+    if (link !== undefined) attributes[GEN_AI.agentId] = link.agentId
     if (first.type === 'session/start' && first.forkedFrom !== undefined) attributes[HARNESS.forkedFrom] = first.forkedFrom.sessionId
     if (first.type !== 'session/start') attributes[HARNESS.resumed] = true
-    const name = link === undefined ? 'session' : `subagent ${link.agent.type}`
-    this.span = scope.tracer.startSpan(name, { kind: SpanKind.INTERNAL, startTime: now, attributes }, parent ?? ROOT_CONTEXT)
+    const name = link === undefined ? 'session' : `subagent ${link.agentType}`
+    const start = () => scope.tracer.startSpan(name, { kind: SpanKind.INTERNAL, startTime: now, attributes }, parent ?? ROOT_CONTEXT)
+    this.span = ids !== undefined && scope.withIds !== undefined ? scope.withIds(ids, start) : start()
     this.context = trace.setSpan(parent ?? ROOT_CONTEXT, this.span)
   }
 
@@ -87,6 +91,9 @@ export class SessionTrace {
       case 'steering/dropped':
         this.#steeringDropped(event, now)
         return
+      case 'steering/returned':
+        this.#steeringReturned(event, now)
+        return
       case 'compaction':
         this.#compaction(event, now)
         return
@@ -129,9 +136,9 @@ export class SessionTrace {
       [HARNESS.turnId]: event.turnId,
       [HARNESS.turnNumber]: this.#turns,
     }
-    const provider = this.#scope.provider()
+    const { provider } = this.#session
     if (provider !== undefined) attributes[GEN_AI.providerName] = provider
-    this.#turn = new TurnTrace(this.#scope, this.context, event.turnId, attributes, now)
+    this.#turn = new TurnTrace(this.#scope, this.context, event.turnId, attributes, now, provider)
   }
 
   #turnEnd(event: EventOf<'turn/end'>, now: number): void {
@@ -235,6 +242,24 @@ export class SessionTrace {
         [HARNESS.steeringOutcome]: 'dropped',
       }))
     }
+  }
+
+  #steeringReturned(event: EventOf<'steering/returned'>, now: number): void {
+    const turn = this.#turn
+    const parent = turn !== undefined && event.turnId === turn.id ? turn.context : this.context
+    this.#instant(`steering ${event.boundary}`, parent, now, {
+      [HARNESS.steeringBoundary]: event.boundary,
+      [HARNESS.steeringTransport]: event.transport,
+      [HARNESS.step]: event.step,
+      [HARNESS.steeringItems]: event.itemIds.length,
+      [HARNESS.steeringOutcome]: 'returned',
+      [HARNESS.steeringReason]: event.reason,
+    })
+    const where = { [HARNESS.steeringBoundary]: event.boundary, [HARNESS.steeringTransport]: event.transport }
+    this.#scope.instruments?.steeringItems.add(`${event.boundary}\n${event.transport}\nreturned`, event.itemIds.length, () => ({
+      ...where,
+      [HARNESS.steeringOutcome]: 'returned',
+    }))
   }
 
   #compaction(event: EventOf<'compaction'>, now: number): void {

@@ -1,6 +1,7 @@
 import type { Attributes, Tracer } from '@opentelemetry/api'
 import type { ContentCapture } from '../config/export-config.js'
 import type { Instruments } from './instruments.js'
+import type { SpanIds } from './span-ids.js'
 
 /** What every session's trace of one plugin shares. */
 export interface TraceScope {
@@ -10,8 +11,9 @@ export interface TraceScope {
   readonly capture: ContentCapture
   /** Added to every span (Codex's `[otel] span_attributes`). */
   readonly spanAttributes: Attributes
-  /** The kernel's driver id (`native`, `claude-code`, `codex`), read once the kernel is composed. */
-  driver(): string
-  /** `gen_ai.provider.name` where it is known: Claude Code samples Anthropic's models, Codex OpenAI's. */
-  provider(): string | undefined
+  /**
+   * Starts a span with the ids a session's span must have (named to a driven program before the span exists, in
+   * another thread). Absent where the caller's providers make the ids.
+   */
+  withIds?: <T>(ids: SpanIds, start: () => T) => T
 }

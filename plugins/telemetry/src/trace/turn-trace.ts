@@ -37,6 +37,7 @@ export class TurnTrace {
   readonly span: Span
   readonly context: Context
   readonly #scope: TraceScope
+  readonly #provider: string | undefined
   readonly #startedAt: number
   #inputReadyAt: number
   /** The native loop's step number (`step/start`); other drivers number their model calls. */
@@ -52,8 +53,9 @@ export class TurnTrace {
   /** The turn's usage and cost so far: the GenAI conventions put them on the agent span too. */
   readonly #total = { inputTokens: 0, outputTokens: 0, costUsd: 0, counted: false, priced: false }
 
-  constructor(scope: TraceScope, parent: Context, id: string, attributes: Attributes, now: number) {
+  constructor(scope: TraceScope, parent: Context, id: string, attributes: Attributes, now: number, provider: string | undefined) {
     this.#scope = scope
+    this.#provider = provider
     this.id = id
     this.#startedAt = now
     this.#inputReadyAt = now
@@ -181,14 +183,14 @@ export class TurnTrace {
       this.#emit(call!)
       return
     }
-    this.#count(meta, this.#scope.provider())
+    this.#count(meta, this.#provider)
   }
 
   /** The model call's span, from its input to its last response, with what its response said of itself. */
   #emit(call: ModelCall): void {
     const scope = this.#scope
     const { meta } = call
-    const provider = scope.provider()
+    const provider = this.#provider
     const attributes: Attributes = {
       ...scope.spanAttributes,
       [GEN_AI.operationName]: 'chat',
