@@ -56,6 +56,11 @@ export type SessionEventBody =
       sessionId: string
       transcriptPath: string
     }
+  /**
+   * A subagent's session ended: what it spent in all (its own subagents' included), so a resumed parent counts it
+   * against its budgets. The last one of a subagent counts (a subagent resumed later reports its new total).
+   */
+  | { type: 'subagent/end'; sessionId: string; agentId: string; reason: string; spent: { tokens: number; costUsd: number } }
   | { type: 'session/resume'; sessionId: string }
   | { type: 'turn/start'; turnId: string }
   /** A driven program's own session id (Claude Code's `session_id`, Codex's thread id), for resume. */
@@ -98,11 +103,15 @@ export type SessionEventBody =
   /**
    * Spend recorded apart from an assistant message, with the same fields as its `meta`: a step's usage that arrived
    * after the step's message was recorded (Codex reports a request's usage after its tool calls ran), or what a driven
-   * program reports spending beyond its steps (Claude Code's own cost of a turn). Counted once, like a message's.
+   * program reports spending beyond its steps (Claude Code's own cost of a turn), or a model call that was not a step
+   * (`purpose: 'compaction'`: a compaction's summary). Counted once, like a message's.
    */
-  | { type: 'usage'; turnId?: string; step?: number; usage?: ModelUsage; model?: string; costUsd?: number }
+  | { type: 'usage'; turnId?: string; step?: number; usage?: ModelUsage; model?: string; costUsd?: number; purpose?: 'compaction' }
   | { type: 'turn/end'; turnId: string; status: TurnStatus; error?: string; reason?: string }
   | { type: 'session/end'; reason: string }
 
 /** A durable session event: one JSONL line. `v` is the log format version. */
 export type SessionEvent = SessionEventBody & { v: 1; seq: number; at: string }
+
+/** A `usage` event's fields besides its turn. */
+export type UsageRecord = Omit<Extract<SessionEventBody, { type: 'usage' }>, 'type' | 'turnId'>

@@ -8,7 +8,7 @@ import type { Message } from './messages.js'
 import type { ModelProvider, ModelUsage } from './model.js'
 import type { ProcessRunner } from './process-runner.js'
 import type { Approvals, Logger } from './services.js'
-import type { SessionEvent, SessionEventBody } from './session-events.js'
+import type { SessionEvent, SessionEventBody, UsageRecord } from './session-events.js'
 import type { PendingSessionState, Transcript } from './session-state.js'
 import type { Session } from './session-types.js'
 import type { SteeringSource } from './steering/types.js'
@@ -35,7 +35,8 @@ export interface SessionRuntime {
   append(body: SessionEventBody): SessionEvent
   recordMessage(turnId: string | undefined, message: Message): void
   /** A `usage` event (priced like a message's `meta`). */
-  recordUsage(turnId: string, record: { step: number; usage?: ModelUsage; model?: string; costUsd?: number }): void
+  /** A `usage` event, priced from the `prices` table when it has no cost (outside a turn: `turnId` undefined). */
+  recordUsage(turnId: string | undefined, record: UsageRecord): void
   /** The session's spend and limits (the `budgets` option). */
   readonly budget: SessionBudget
   /** Settles once the log is on stable storage (per the `fsync` option's `steering` policy); rejects when it cannot be. */

@@ -18,7 +18,7 @@ import { userMessage } from './messages.js'
 import type { ModelProvider, ModelUsage } from './model.js'
 import type { ProcessRunner } from './process-runner.js'
 import type { Approvals, Logger } from './services.js'
-import type { HookRunRecord, NoticeLevel, SessionEvent, SessionEventBody } from './session-events.js'
+import type { HookRunRecord, NoticeLevel, SessionEvent, SessionEventBody, UsageRecord } from './session-events.js'
 import type { SessionRuntime } from './session-runtime.js'
 import { type PendingSessionState, Transcript } from './session-state.js'
 import type { SessionLog } from './session-store.js'
@@ -92,6 +92,8 @@ export class KernelSession implements Session, SessionRuntime {
   #driverSession: Promise<DriverSession> | undefined
   /** Subagents started from this session and not yet ended. */
   readonly #children = new Set<KernelSession>()
+  /** The session this one is a subagent of, when it was started as one here. */
+  #adopter: KernelSession | undefined
 
   constructor(parts: SessionParts) {
     this.id = parts.id
@@ -220,7 +222,19 @@ export class KernelSession implements Session, SessionRuntime {
   /** A subagent's session: interrupted with this one, ended before it. */
   adoptChild(child: KernelSession): void {
     this.#children.add(child)
+    child.#adopter = this
     void child.#whenEnded.then(() => this.#children.delete(child))
+  }
+
+  /** A subagent ended: its total spend goes into this log, for the budgets of a later resume. */
+  #subagentEnded(child: KernelSession, reason: string): void {
+    if (this.#ended || this.#lost !== undefined) return
+    const link = child.parent
+    try {
+      this.append({ type: 'subagent/end', sessionId: child.id, agentId: link?.agent.id ?? child.id, reason, spent: child.budget.total })
+    } catch (error) {
+      this.logger.warn(`session ${this.id}: could not record the end of subagent ${child.id}: ${errorMessage(error)}`)
+    }
   }
 
   async idle(): Promise<void> {
@@ -247,6 +261,7 @@ export class KernelSession implements Session, SessionRuntime {
     await this.#closeDriver()
     if (this.#lost === undefined) this.append({ type: 'session/end', reason })
     this.#ended = true
+    if (this.#adopter !== undefined) this.#adopter.#subagentEnded(this, reason)
     try {
       await this.#log.close()
     } catch (error) {
@@ -322,9 +337,9 @@ export class KernelSession implements Session, SessionRuntime {
     this.append(turnId === undefined ? { type: 'message', message } : { type: 'message', turnId, message })
   }
 
-  recordUsage(turnId: string, record: { step: number; usage?: ModelUsage; model?: string; costUsd?: number }): void {
+  recordUsage(turnId: string | undefined, record: UsageRecord): void {
     const priced = this.#priced(record) ?? record
-    this.append({ type: 'usage', turnId, ...priced })
+    this.append(turnId === undefined ? { type: 'usage', ...priced } : { type: 'usage', turnId, ...priced })
   }
 
   /** A step's record with `costUsd` from the `prices` table when it has usage and a priced model and no cost yet. */

@@ -143,6 +143,30 @@ describe('budgets', () => {
     await again.kernel.dispose()
   })
 
+  it('counts a compaction’s summary call: a priced usage event for it, spent against the session budget', async () => {
+    const model = listModel([
+      text('one', { inputTokens: 100, outputTokens: 10 }),
+      text('the summary', { inputTokens: 2_000, outputTokens: 300 }),
+    ])
+    const { kernel } = harness(model, { budgets: { session: { maxTokens: 2_000 } } })
+    const session = await kernel.startSession()
+    expect((await session.run('one')).status).toBe('completed')
+    expect(await session.compact()).toMatchObject({ status: 'compacted', summary: 'the summary' })
+    const spent = eventsOf(session.transcriptPath).filter((event) => event.type === 'usage')
+    expect(spent).toEqual([
+      expect.objectContaining({
+        purpose: 'compaction',
+        usage: { inputTokens: 2_000, outputTokens: 300 },
+        model: 'claude-sonnet-4-5-20250929',
+        costUsd: (2_000 * 3 + 300 * 15) / 1e6,
+      }),
+    ])
+    expect(spent[0]).not.toHaveProperty('turnId')
+    expect(await session.run('two')).toMatchObject({ status: 'halted', reason: 'session token budget of 2000 reached: 2410 used' })
+    expect(model.calls).toBe(2)
+    await kernel.dispose()
+  })
+
   it('halts on cost as priced, naming the amounts in USD', async () => {
     // 100,000 input and 10,000 output tokens of claude-sonnet-4-5: $0.30 + $0.15.
     const { kernel } = harness(listModel([text('x', { inputTokens: 100_000, outputTokens: 10_000 })]), {
@@ -203,6 +227,36 @@ describe('budgets', () => {
     expect(await parent.run('next')).toMatchObject({ status: 'halted', reason: 'session token budget of 100 reached: 150 used' })
     expect(model.calls).toBe(1)
     await kernel.dispose()
+  })
+
+  it('keeps a subagent’s spend in its parent’s log at its end, so the resumed parent still counts it, once', async () => {
+    const cwd = tempDir()
+    const budgets = { session: { maxTokens: 1_000 } }
+    const first = harness(
+      listModel([text('child', { inputTokens: 300, outputTokens: 50 }), text('parent', { inputTokens: 200, outputTokens: 20 })]),
+      { cwd, budgets },
+    )
+    const parent = await first.kernel.startSession()
+    const child = await first.kernel.startSubagent({ parent, agent: { type: 'worker' } })
+    expect((await child.run('work')).status).toBe('completed')
+    await child.end()
+    expect((await parent.run('go on')).status).toBe('completed')
+    await parent.end()
+    await first.kernel.dispose()
+    expect(eventsOf(parent.transcriptPath).filter((event) => event.type === 'subagent/end')).toEqual([
+      expect.objectContaining({
+        sessionId: child.id,
+        agentId: child.id,
+        reason: 'other',
+        spent: { tokens: 350, costUsd: expect.any(Number) },
+      }),
+    ])
+
+    // 570 spent in all (the subagent's 350 kept by the parent's log): 500 more reach the budget of 1,000.
+    const again = harness(listModel([text('more', { inputTokens: 400, outputTokens: 100 })]), { cwd, budgets })
+    const resumed = await again.kernel.resumeSession(parent.id)
+    expect(await resumed.run('more')).toMatchObject({ status: 'halted', reason: 'session token budget of 1000 reached: 1070 used' })
+    await again.kernel.dispose()
   })
 
   it('prices and counts a step’s usage a driver records late, and halts through the driver', async () => {

@@ -41,6 +41,8 @@ export class SessionBudget {
   #halted: { turnId: string; halt: Halt; atStart: boolean } | undefined
   #checking: Promise<unknown> = Promise.resolve()
   readonly #unpriced = new Set<string>()
+  /** Each subagent's total as its last `subagent/end` said. */
+  readonly #subagents = new Map<string, Spend>()
 
   constructor(parts: SessionBudgetParts) {
     this.#parts = parts
@@ -50,12 +52,21 @@ export class SessionBudget {
 
   /** Counts what an event of this session's log spent (`live`: appended now, so it counts for the parents too). */
   record(event: SessionEvent, live: boolean): void {
+    if (event.type === 'subagent/end') {
+      this.#subagentEnded(event.sessionId, event.spent, live)
+      return
+    }
     const spend = spendOf(event)
     if (spend === undefined) return
     this.#add(spend)
     if (this.#turnSpent !== undefined) this.#turnOwnCostUsd += spend.costUsd
     const parent = this.#parts.parent
     if (live && parent !== undefined) parent.#addFromSubagent(spend)
+  }
+
+  /** All this session spent so far: its steps, and its subagents' while they ran here or as their ends recorded. */
+  get total(): Spend {
+    return { ...this.#spent }
   }
 
   startTurn(): void {
@@ -176,6 +187,16 @@ export class SessionBudget {
       this.#turnSpent.tokens += spend.tokens
       this.#turnSpent.costUsd += spend.costUsd
     }
+  }
+
+  /**
+   * A subagent's total at its end. Live, its steps were counted as they came: only its total is kept. Replayed (a
+   * resumed session), it is what the log keeps of the subagent: what it adds to the subagent's total known so far.
+   */
+  #subagentEnded(sessionId: string, total: Spend, live: boolean): void {
+    const known = this.#subagents.get(sessionId) ?? noSpend()
+    this.#subagents.set(sessionId, { tokens: total.tokens, costUsd: total.costUsd })
+    if (!live) this.#add({ tokens: Math.max(0, total.tokens - known.tokens), costUsd: Math.max(0, total.costUsd - known.costUsd) })
   }
 
   #addFromSubagent(spend: Spend): void {

@@ -1,5 +1,7 @@
 import { errorMessage } from '../errors.js'
+import type { ModelResponse } from '../model.js'
 import { callModel } from '../model-call.js'
+import type { UsageRecord } from '../session-events.js'
 import type { SessionRuntime } from '../session-runtime.js'
 import type { TurnInfo } from '../session-types.js'
 import type { Compactor } from './compactor.js'
@@ -39,21 +41,31 @@ export async function runCompaction(rt: SessionRuntime, compactor: Compactor, re
   const tools = rt.tools.specs()
   const system = rt.options.system
   let summary: string
+  // The summary's model calls spend like a step's: recorded (and so counted against budgets) whatever comes of them.
+  const spend = (response: ModelResponse) => {
+    if (response.usage === undefined || rt.lost !== undefined) return
+    const record: UsageRecord = { usage: response.usage, purpose: 'compaction' }
+    if (response.model !== undefined) record.model = response.model
+    rt.recordUsage(turn?.id, record)
+  }
   try {
     summary = await compactor.summarize({
       messages,
       system,
       tools,
       instructions: request.instructions,
-      sample: (summaryRequest) =>
-        callModel(rt.model, summaryRequest, {
+      sample: async (summaryRequest) => {
+        const response = await callModel(rt.model, summaryRequest, {
           signal,
           sessionId: rt.session.id,
           turnId: turn?.id ?? 'compaction',
           step: 0,
           retry: rt.options.modelRetry,
           onRetry: (message) => rt.notice('warning', message, 'kernel'),
-        }),
+        })
+        spend(response)
+        return response
+      },
     })
   } catch (error) {
     signal.throwIfAborted()

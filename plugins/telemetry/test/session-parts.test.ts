@@ -187,13 +187,22 @@ describe('what a session holds besides model and tool calls', () => {
     expect(total(metrics.get('harness.cost'), {})).toBeCloseTo(0.002, 6)
   })
 
-  it('a compaction is a span from agent/pre-compact to its event', async () => {
-    const { memory, kernel } = await start([scriptedModel({ script: [{ text: 'first answer' }, { text: 'the summary' }] })])
+  it('a compaction is a span from agent/pre-compact to its event, with what its summary spent', async () => {
+    const { memory, kernel } = await start([
+      scriptedModel({ script: [{ text: 'first answer' }, { text: 'the summary', usage: { inputTokens: 900, outputTokens: 60 } }] }),
+    ])
     await kernel.run('go')
     await kernel.session.compact()
     await kernel.session.end()
     const compaction = only(memory.spans(), 'compaction')
-    expect(compaction.attributes).toMatchObject({ 'harness.compaction.trigger': 'manual' })
+    expect(compaction.attributes).toMatchObject({
+      'harness.compaction.trigger': 'manual',
+      'gen_ai.usage.input_tokens': 900,
+      'gen_ai.usage.output_tokens': 60,
+    })
+    // Counted with the model calls' tokens, outside any turn.
+    const tokens = (await memory.metrics()).get('gen_ai.client.token.usage')
+    expect(total(tokens, { 'gen_ai.token.type': 'input' })).toBe(900)
     expect(compaction.attributes['harness.compaction.summary']).toBeUndefined()
     expect(ms(compaction.endTime)).toBeGreaterThan(ms(compaction.startTime))
   })

@@ -5,6 +5,7 @@ import { capped } from './captured-content.js'
 import { type ResponseMeta, readResponseMeta } from './response-meta.js'
 import type { SessionInfo } from './session-info.js'
 import type { SpanIds } from './span-ids.js'
+import { countSpend } from './spend-metrics.js'
 import type { TraceScope } from './trace-scope.js'
 import { TurnTrace } from './turn-trace.js'
 
@@ -27,6 +28,8 @@ export class SessionTrace {
   #turn: TurnTrace | undefined
   #turns = 0
   #compactionStartedAt: number | undefined
+  /** What the running compaction's summary spent so far. */
+  #compactionSpend: Spend | undefined
   #ended = false
 
   /** `ids`: the ids the session's span must have, where they were chosen before it started. */
@@ -63,6 +66,7 @@ export class SessionTrace {
   /** `agent/pre-compact` fired: the compaction's span starts here and ends at its `compaction` event. */
   compactionStarted(now: number): void {
     this.#compactionStartedAt = now
+    this.#compactionSpend = undefined
   }
 
   on(event: SessionEvent, now: number): void {
@@ -158,11 +162,16 @@ export class SessionTrace {
   }
 
   #usage(event: EventOf<'usage'>): void {
-    const turn = this.#turn
-    if (turn === undefined || (event.turnId !== undefined && event.turnId !== turn.id)) return
     const meta: ResponseMeta = {}
     readResponseMeta(event, meta)
-    turn.usageRecorded(event.step, meta)
+    // A compaction's summary: on the compaction's span when it comes, and counted at once.
+    if (event.purpose === 'compaction') this.#compactionSpend = addSpend(this.#compactionSpend, meta)
+    const turn = this.#turn
+    if (turn === undefined || (event.turnId !== undefined && event.turnId !== turn.id)) {
+      if (event.purpose !== undefined) countSpend(this.#scope, meta, this.#session.provider)
+      return
+    }
+    turn.usageRecorded(event.step, meta, event.purpose)
   }
 
   #hookRun(run: HookRunRecord, now: number): void {
@@ -273,6 +282,13 @@ export class SessionTrace {
       [HARNESS.compactionKept]: event.kept,
     }
     if (event.tokensBefore !== undefined) attributes[HARNESS.compactionTokensBefore] = event.tokensBefore
+    const spend = this.#compactionSpend
+    this.#compactionSpend = undefined
+    if (spend !== undefined) {
+      attributes[GEN_AI.inputTokens] = spend.inputTokens
+      attributes[GEN_AI.outputTokens] = spend.outputTokens
+      if (spend.costUsd !== undefined) attributes[HARNESS.costUsd] = spend.costUsd
+    }
     if (this.#scope.capture.outputs) attributes[HARNESS.compactionSummary] = capped(event.summary)
     const parent = turn !== undefined && (event.turnId === undefined || event.turnId === turn.id) ? turn.context : this.context
     this.#scope.tracer.startSpan('compaction', { kind: SpanKind.INTERNAL, startTime: started, attributes }, parent).end(now)
@@ -298,4 +314,19 @@ export class SessionTrace {
 /** A hook's decision word (`block`, `deny`, `allow`…); a structured decision may carry the hook's own texts, which stay out. */
 function decisionText(decision: unknown): string | undefined {
   return typeof decision === 'string' && decision.length <= 64 ? decision : undefined
+}
+
+interface Spend {
+  inputTokens: number
+  outputTokens: number
+  costUsd: number | undefined
+}
+
+function addSpend(spend: Spend | undefined, meta: ResponseMeta): Spend {
+  const costUsd = meta.costUsd === undefined ? spend?.costUsd : (spend?.costUsd ?? 0) + meta.costUsd
+  return {
+    inputTokens: (spend?.inputTokens ?? 0) + (meta.usage?.inputTokens ?? 0),
+    outputTokens: (spend?.outputTokens ?? 0) + (meta.usage?.outputTokens ?? 0),
+    costUsd,
+  }
 }

@@ -3,6 +3,7 @@ import { type Attributes, type Context, type Span, SpanKind, SpanStatusCode, tra
 import { GEN_AI, HARNESS } from './attribute-names.js'
 import { capped, cappedJson, messagesJson, partsOf } from './captured-content.js'
 import { type ResponseMeta, readResponseMeta } from './response-meta.js'
+import { countSpend } from './spend-metrics.js'
 import type { TraceScope } from './trace-scope.js'
 
 /** One model call as the log shows it: the assistant messages recorded between two inputs. */
@@ -174,7 +175,12 @@ export class TurnTrace {
    * steps. It completes the waiting model call of that step (else the oldest waiting); spend no call waits for is
    * counted in the metrics and the turn's totals alone.
    */
-  usageRecorded(step: number | undefined, meta: ResponseMeta): void {
+  usageRecorded(step: number | undefined, meta: ResponseMeta, purpose: 'compaction' | undefined): void {
+    // Not a step's: in the turn's totals and the metrics, with no model call of its own to complete.
+    if (purpose !== undefined) {
+      this.#count(meta, this.#provider)
+      return
+    }
     const index = this.#awaitingUsage.findIndex((call) => call.step === step)
     const waiting = index >= 0 ? index : meta.usage === undefined ? -1 : 0
     if (waiting >= 0) {
@@ -226,9 +232,6 @@ export class TurnTrace {
 
   /** Adds a response's usage and cost to the turn's totals and the metrics; returns the metric attributes. */
   #count(meta: ResponseMeta, provider: string | undefined): Attributes {
-    const metric: Attributes = { [GEN_AI.operationName]: 'chat' }
-    if (provider !== undefined) metric[GEN_AI.providerName] = provider
-    if (meta.model !== undefined) metric[GEN_AI.responseModel] = meta.model
     const total = this.#total
     const { usage, costUsd } = meta
     if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined) total.counted = true
@@ -238,12 +241,7 @@ export class TurnTrace {
       total.priced = true
       total.costUsd += costUsd
     }
-    const instruments = this.#scope.instruments
-    if (instruments === undefined) return metric
-    if (usage?.inputTokens !== undefined) instruments.tokenUsage.record(usage.inputTokens, { ...metric, [GEN_AI.tokenType]: 'input' })
-    if (usage?.outputTokens !== undefined) instruments.tokenUsage.record(usage.outputTokens, { ...metric, [GEN_AI.tokenType]: 'output' })
-    if (costUsd !== undefined && costUsd > 0) instruments.cost.add(`${provider}\n${meta.model}`, costUsd, () => metric)
-    return metric
+    return countSpend(this.#scope, meta, provider)
   }
 
   #startTool(callId: string, name: string, input: unknown, step: number, now: number): ToolTrace {
