@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type { AppServerClient, WireTurn } from '@harness-kernel/app-server'
+import type { AppServerClient, BudgetRequest, WireTurn } from '@harness-kernel/app-server'
 import type { ModelProvider } from '@harness-kernel/kernel'
 import { gate } from '@harness-kernel/testing'
 import { describe, expect, it } from 'vitest'
@@ -179,5 +179,44 @@ describe('server requests of a turn started through another front-end', () => {
     expect(dropped).toMatchObject({ threadId: thread.id, turnId: turn.id, input: [{ type: 'text', text: 'too late' }] })
     await refusal
     expect((await fleet.row(schema, `steer:${thread.id}:st-1`))?.state).toBe('dropped')
+  })
+
+  it('a budget such a turn reaches is asked of that connection (opted in), never of the owner’s; a raise holds, no answer halts', async () => {
+    const schema = fleet.schema()
+    // Each answer spends 150 tokens: a turn budget of 100 is reached by the first.
+    const spender: ModelProvider = {
+      id: 'spender',
+      generate: async () => ({ content: [{ type: 'text', text: 'spent' }], usage: { inputTokens: 120, outputTokens: 30 } }),
+    }
+    const owner = await fleet.frontEnd(schema, spender, undefined, { budgets: { turn: { maxTokens: 100 } } })
+    const other = await fleet.frontEnd(schema, model())
+    const askedOfA: BudgetRequest[] = []
+    const a = await owner.connect('a', { budget: {}, onBudget: (request) => void askedOfA.push(request) })
+    const askedOfB: BudgetRequest[] = []
+    let raise: number | undefined = 1_000
+    const b = await other.connect('b', {
+      budget: { timeoutMs: 20_000 },
+      onBudget: (request) => {
+        askedOfB.push(request)
+        return raise
+      },
+    })
+    const { thread } = await a.startThread()
+    const start = (text: string) =>
+      b.request<{ turn: WireTurn }>('turn/start', { threadId: thread.id, input: [{ type: 'text', text, text_elements: [] }] })
+
+    const first = (await start('spend')).turn
+    await b.turnCompleted(thread.id, first.id)
+    expect(askedOfB).toEqual([{ threadId: thread.id, turnId: first.id, budget: { scope: 'turn', kind: 'tokens', limit: 100, used: 150 } }])
+    raise = undefined
+    const second = (await start('spend again')).turn
+    await b.turnCompleted(thread.id, second.id)
+    expect(askedOfB).toHaveLength(2)
+    expect(askedOfA).toEqual([])
+    const ends = (await owner.store.load(thread.id)).events.filter((event) => event.type === 'turn/end')
+    expect(ends.map((event) => [event.turnId, event.status])).toEqual([
+      [first.id, 'completed'],
+      [second.id, 'halted'],
+    ])
   })
 })

@@ -10,7 +10,7 @@ import {
   createAppServerBridge,
   createAppServerHost,
 } from '@harness-kernel/app-server'
-import { createKernel, type Kernel, type ModelProvider, type ModelRequest } from '@harness-kernel/kernel'
+import { createKernel, type Kernel, type KernelOptions, type ModelProvider, type ModelRequest } from '@harness-kernel/kernel'
 import { type PostgresFleet, type PostgresSessionLock, type PostgresSessionStore, postgresStore } from '@harness-kernel/store-postgres'
 import { waitUntil } from '@harness-kernel/testing'
 import { type PostgresServer, startPostgres } from '@harness-kernel/testing/postgres'
@@ -26,7 +26,10 @@ export interface Front {
   fleet: PostgresFleet
   /** Every lock its store took, in order. */
   locks: PostgresSessionLock[]
-  connect(name: string, options?: AppServerClientOptions & { hostInput?: { timeoutMs?: number } }): Promise<Client>
+  connect(
+    name: string,
+    options?: AppServerClientOptions & { hostInput?: { timeoutMs?: number }; budget?: { timeoutMs?: number } },
+  ): Promise<Client>
   /** The client's connection ends, as when its socket closes. */
   hangUp(client: Client): void
 }
@@ -35,7 +38,7 @@ export interface FrontEnds {
   /** A new schema: the fleet of one test. */
   schema(): string
   /** An App Server on the test file's PostgreSQL, in `schema`; closed after the test. */
-  frontEnd(schema: string, provider: ModelProvider, leaseMs?: number): Promise<Front>
+  frontEnd(schema: string, provider: ModelProvider, leaseMs?: number, options?: Pick<KernelOptions, 'budgets'>): Promise<Front>
   /** Runs a statement as the server's superuser. */
   sql<Row extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<Row[]>
   /** The state of an inbox row. */
@@ -75,7 +78,7 @@ export function useFrontEnds(): FrontEnds {
     sql,
     row: async (schema, id) => (await sql<{ state: string }>(`SELECT state FROM "${schema}".inbox WHERE id = $1`, [id]))[0],
     until: (probe, what) => waitUntil(probe, what, { boundMs: 20_000 }),
-    async frontEnd(schema, provider, leaseMs = 15_000) {
+    async frontEnd(schema, provider, leaseMs = 15_000, options = {}) {
       if (!server) throw new Error('the server starts in beforeAll')
       const store = postgresStore(server.url, { schema, leaseMs, localDir: mkdtempSync(join(tmpdir(), 'fleet-ledger-')) })
       const locks: PostgresSessionLock[] = []
@@ -99,7 +102,7 @@ export function useFrontEnds(): FrontEnds {
             },
           },
         ],
-        { cwd: realpathSync(mkdtempSync(join(tmpdir(), 'fleet-cwd-'))) },
+        { cwd: realpathSync(mkdtempSync(join(tmpdir(), 'fleet-cwd-'))), ...options },
       )
       const host = createAppServerHost({ kernel, bridge, fleet, log: () => {} })
       const streams = new WeakMap<Client, PassThrough>()
@@ -124,7 +127,11 @@ export function useFrontEnds(): FrontEnds {
           closers.push(async () => {
             toServer.end()
           })
-          await client.initialize({ name, ...(options.hostInput ? { hostInput: options.hostInput } : {}) })
+          await client.initialize({
+            name,
+            ...(options.hostInput ? { hostInput: options.hostInput } : {}),
+            ...(options.budget ? { budget: options.budget } : {}),
+          })
           return client
         },
         hangUp: (client) => streams.get(client)?.end(),

@@ -17,7 +17,7 @@ export interface ServerRequestEntry {
 /** One client connection as threads see it: notifications, server requests and their ledger. */
 export interface HostChannel {
   readonly hostInput: HostInputSettings | undefined
-  /** Set when the connection asked to be asked about reached budgets (a relayed connection never is). */
+  /** Set when the connection asked to be asked about reached budgets (relayed from another server's too). */
   readonly budget?: BudgetSettings | undefined
   readonly closed: boolean
   notify(method: string, params: unknown): void

@@ -15,9 +15,16 @@ export interface InboxSteerPayload {
   clientUserMessageId: string | null
   /**
    * The connection of the accepting front-end that sent it, for a `turn/start`: a turn it starts asks that connection
-   * its approvals and host input (relayed, `ask`), with the host-input settings it negotiated.
+   * its approvals and host input (relayed, `ask`), with the host-input settings it negotiated, and its reached budgets
+   * when it opted in to be asked about them.
    */
-  origin?: { connection: string; hostInput?: HostInputSettings }
+  origin?: { connection: string; hostInput?: HostInputSettings; budget?: BudgetSettings }
+}
+
+/** A connection's negotiated budget settings, as the App Server's `BudgetSettings`. */
+export interface BudgetSettings {
+  version: 1
+  timeoutMs: number
 }
 
 /** A connection's negotiated host-input settings, as the App Server's `HostInputSettings`. */

@@ -144,8 +144,12 @@ export class FleetFrontEnd {
         input: params.input,
         expectedTurnId: '',
         clientUserMessageId: clientId,
-        // A turn it starts asks this connection its approvals and host input, wherever the thread runs.
-        origin: { connection: connection.id, ...(connection.hostInput ? { hostInput: connection.hostInput } : {}) },
+        // A turn it starts asks this connection its approvals, host input and reached budgets, wherever the thread runs.
+        origin: {
+          connection: connection.id,
+          ...(connection.hostInput ? { hostInput: connection.hostInput } : {}),
+          ...(connection.budget ? { budget: connection.budget } : {}),
+        },
         ...(Object.keys(params.policy).length > 0 ? { policy: params.policy } : {}),
       },
       acceptedBy: this.#options.port.instance,

@@ -1,4 +1,5 @@
 import type { GuardrailsPolicy, SessionEvent } from '@harness-kernel/kernel'
+import type { BudgetSettings } from '../budget-requests.js'
 import type { HostInputSettings } from '../host-input-protocol.js'
 
 /** An input a front-end accepted for a thread another process owns: a `turn/steer`'s input, or a `turn/interrupt`. */
@@ -11,9 +12,10 @@ export interface InboxSteerPayload {
   clientUserMessageId: string | null
   /**
    * The connection of the accepting front-end (`acceptedBy`) that sent it, for a `turn/start`: a turn it starts asks
-   * that connection its approvals and host input (relayed, `ask`), with the host-input settings it negotiated.
+   * that connection its approvals and host input (relayed, `ask`), with the host-input settings it negotiated, and its
+   * reached budgets when it opted in to be asked about them (`capabilities.budget`).
    */
-  origin?: { connection: string; hostInput?: HostInputSettings }
+  origin?: { connection: string; hostInput?: HostInputSettings; budget?: BudgetSettings }
   /** The sandbox and approval policy the `turn/start` asked for: the owner applies it before acting on the input. */
   policy?: Partial<GuardrailsPolicy>
 }

@@ -93,6 +93,7 @@ export class InboxConsumer {
             instance: item.acceptedBy,
             connection: origin.connection,
             hostInput: origin.hostInput,
+            budget: origin.budget,
             log: this.#options.log,
           })
         : undefined

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { errorMessage } from '@harness-kernel/kernel'
+import type { BudgetSettings } from '../budget-requests.js'
 import type { HostChannel, ServerRequestEntry, ServerRequestKind } from '../host-channel.js'
 import type { HostInputSettings } from '../host-input-protocol.js'
 import { INTERNAL_ERROR, INVALID_REQUEST } from '../rpc-errors.js'
@@ -12,17 +13,20 @@ export interface RelayedHostOptions {
   instance: string
   connection: string
   hostInput: HostInputSettings | undefined
+  /** The connection's budget settings, when it opted in to be asked about reached budgets. */
+  budget?: BudgetSettings | undefined
   log(message: string): void
 }
 
 /**
- * The connection of another front-end that started a turn this server runs, as the turn sees it: its approvals and
- * host input are relayed through the store (`FleetPort.ask`) to that connection and its answers come back the same
+ * The connection of another front-end that started a turn this server runs, as the turn sees it: its approvals, host
+ * input and reached budgets (when it opted in) are relayed through the store (`FleetPort.ask`) to that connection and its answers come back the same
  * way. Its notifications are not sent: that front-end shows the turn from the thread's log. A front-end that is gone
  * fails closed: the request is answered with an error (an approval refused, no host input), and nothing more is asked.
  */
 export class RelayedHost implements HostChannel {
   readonly hostInput: HostInputSettings | undefined
+  readonly budget: BudgetSettings | undefined
   readonly #options: RelayedHostOptions
   readonly #asked = new WeakMap<ServerRequestEntry, { id: string; abort: AbortController }>()
   #nextId = 0
@@ -31,6 +35,7 @@ export class RelayedHost implements HostChannel {
   constructor(options: RelayedHostOptions) {
     this.#options = options
     this.hostInput = options.hostInput
+    this.budget = options.budget
   }
 
   get closed(): boolean {
