@@ -34,8 +34,7 @@ export interface SessionRuntime {
   readonly steeringSources: readonly SteeringSource[]
   append(body: SessionEventBody): SessionEvent
   recordMessage(turnId: string | undefined, message: Message): void
-  /** A `usage` event (priced like a message's `meta`). */
-  /** A `usage` event, priced from the `prices` table when it has no cost (outside a turn: `turnId` undefined). */
+  /** A `usage` event, priced like a message's `meta` (outside a turn: `turnId` undefined). */
   recordUsage(turnId: string | undefined, record: UsageRecord): void
   /** The session's spend and limits (the `budgets` option). */
   readonly budget: SessionBudget
