@@ -59,6 +59,7 @@ try {
   }
   if (ids !== undefined) scope.withIds = (chosen, start) => ids.withIds(chosen, start)
   traces = new SessionTraces(scope)
+  post({ type: 'ready' })
 } catch (error) {
   post({ type: 'failed', message: error instanceof Error ? error.message : String(error) })
 }

@@ -15,6 +15,8 @@ const BATCH_ITEMS = 256
 const BATCH_DELAY_MS = 50
 /** Beyond the export's own time to stop: what the thread may take to end its spans and report. */
 const STOP_MARGIN_MS = 2000
+/** How long a stop waits for a thread still loading the SDK (a short run ends before it is up) before its own time. */
+const START_BOUND_MS = 10_000
 
 /**
  * The export thread's side here: each event is made small (`slimEvent`) and queued, and the queue is sent in batches,
@@ -32,6 +34,11 @@ export class WorkerFeed implements TraceFeed {
   #failed = false
   #stopped: Promise<void> | undefined
   #whenStopped: () => void = () => {}
+  #whenReady: () => void = () => {}
+  /** Settles once the thread has the SDK up, or cannot (failed, ended). */
+  readonly #ready = new Promise<void>((resolve) => {
+    this.#whenReady = resolve
+  })
 
   constructor(settings: WorkerSettings, notice: (text: string) => void) {
     this.#settings = settings
@@ -42,6 +49,7 @@ export class WorkerFeed implements TraceFeed {
     this.#worker.on('message', (message: FromWorker) => this.#heard(message))
     this.#worker.on('error', (error) => this.#fail(`the export thread failed: ${errorMessage(error)}`))
     this.#worker.on('exit', () => {
+      this.#whenReady()
       this.#whenStopped()
       if (this.#stopped === undefined) this.#fail('the export thread ended')
     })
@@ -90,14 +98,14 @@ export class WorkerFeed implements TraceFeed {
       this.#whenStopped = resolve
     })
     this.#send({ type: 'stop', reason, timeoutMs })
-    let timer: NodeJS.Timeout | undefined
-    const late = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs + STOP_MARGIN_MS)
-    })
     try {
-      await Promise.race([ended, late])
+      // The export's time starts once the thread is up: a run shorter than the SDK's load still has its spans sent.
+      await within(this.#ready, START_BOUND_MS)
+      if (!(await within(ended, timeoutMs + STOP_MARGIN_MS)))
+        this.#notice(
+          `telemetry: the export thread did not stop within ${timeoutMs} ms of the kernel's dispose; what it had not exported is lost`,
+        )
     } finally {
-      clearTimeout(timer)
       await this.#worker.terminate()
     }
   }
@@ -131,6 +139,9 @@ export class WorkerFeed implements TraceFeed {
 
   #heard(message: FromWorker): void {
     switch (message.type) {
+      case 'ready':
+        this.#whenReady()
+        return
       case 'notice':
         this.#notice(message.text)
         return
@@ -138,6 +149,7 @@ export class WorkerFeed implements TraceFeed {
         this.#stats = message.stats
         return
       case 'failed':
+        this.#whenReady()
         this.#fail(message.message)
         return
       case 'stopped':
@@ -153,6 +165,19 @@ export class WorkerFeed implements TraceFeed {
     this.#queue = []
     this.#ids.clear()
     this.#notice(`telemetry is off: ${why}`)
+  }
+}
+
+/** True once `promise` settled, false when `ms` passed first. */
+async function within(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms)
+  })
+  try {
+    return await Promise.race([promise.then(() => true as const), late])
+  } finally {
+    clearTimeout(timer)
   }
 }
 

@@ -24,6 +24,7 @@ export type FeedItem =
 export type ToWorker = { type: 'items'; items: FeedItem[] } | { type: 'stop'; reason: string; timeoutMs: number }
 
 export type FromWorker =
+  | { type: 'ready' }
   | { type: 'notice'; text: string }
   | { type: 'stats'; stats: ExportStats }
   | { type: 'failed'; message: string }
