@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createKernel, definePlugin, defineTool, type KernelOptions } from '@harness-kernel/kernel'
-import { type ScriptStep, scriptedModel } from '@harness-kernel/scripted-model'
+import { type ScriptReplyStep, type ScriptStep, scriptedModel } from '@harness-kernel/scripted-model'
 import { z } from 'zod'
 import { fmt, gc, now, runQueueWaitNs, type Stats, since, summarize } from './measure.js'
 import type { Section } from './report.js'
@@ -48,7 +48,8 @@ export interface MemoryRun {
   heapLeftAfterDispose: number
 }
 
-const noop = defineTool({
+/** A tool that does nothing: a step's tool call with no work in it. */
+export const noop = defineTool({
   name: 'noop',
   description: 'Does nothing.',
   inputSchema: z.object({}),
@@ -57,9 +58,11 @@ const noop = defineTool({
   },
 })
 
-function script(steps: number): ScriptStep[] {
-  const calls: ScriptStep[] = Array.from({ length: steps - 1 }, () => ({ tool_calls: [{ name: 'noop', input: {} }] }))
-  return [...calls, { text: 'done' }]
+/** `steps` model steps: a `noop` call each, then a last answer; with `usage` on every step when given. */
+export function noopSteps(steps: number, usage?: ScriptReplyStep['usage']): ScriptStep[] {
+  const each = usage === undefined ? {} : { usage }
+  const calls: ScriptStep[] = Array.from({ length: steps - 1 }, () => ({ tool_calls: [{ name: 'noop', input: {} }], ...each }))
+  return [...calls, { text: 'done', ...each }]
 }
 
 interface Probe {
@@ -104,7 +107,7 @@ function probePlugin(probe: Probe, steps: number) {
 /** Kernel, session and turn result live only in here, so that nothing of them is reachable afterwards. */
 async function drive(fsync: Fsync, steps: number, dir: string, probe: Probe) {
   const { plugin, sampleMemory } = probePlugin(probe, steps)
-  const model = scriptedModel({ script: script(steps), record: false })
+  const model = scriptedModel({ script: noopSteps(steps), record: false })
   const kernel = createKernel([model, plugin], { cwd: dir, sessionsDir: join(dir, 'sessions'), fsync })
   try {
     const session = await kernel.startSession()

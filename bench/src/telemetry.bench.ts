@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { createKernel, definePlugin, defineTool, type Plugin } from '@harness-kernel/kernel'
-import { type ScriptStep, scriptedModel } from '@harness-kernel/scripted-model'
+import { createKernel, definePlugin, type Plugin } from '@harness-kernel/kernel'
+import { scriptedModel } from '@harness-kernel/scripted-model'
 import { type TelemetryPlugin, telemetry } from '@harness-kernel/telemetry'
-import { z } from 'zod'
+import { noop, noopSteps } from './loop.bench.js'
 import { fmt, gc, now, type Stats, since, summarize } from './measure.js'
 import type { Section } from './report.js'
 
@@ -54,21 +54,8 @@ async function startSink(): Promise<{ url: string; child: ChildProcess; requests
   }
 }
 
-const noop = defineTool({
-  name: 'noop',
-  description: 'Does nothing.',
-  inputSchema: z.object({}),
-  async execute() {
-    return { output: 'ok', isError: false }
-  },
-})
-
 /** Every step as a real model's would be: a tool call, with token counts (the kernel prices them when it knows the model). */
-function script(steps: number): ScriptStep[] {
-  const usage = { inputTokens: 1200, outputTokens: 40 }
-  const calls: ScriptStep[] = Array.from({ length: steps - 1 }, () => ({ tool_calls: [{ name: 'noop', input: {} }], usage }))
-  return [...calls, { text: 'done', usage }]
-}
+const USAGE = { inputTokens: 1200, outputTokens: 40 }
 
 async function timedRun(mode: Mode, steps: number, sinkUrl: string): Promise<{ perStep: number[]; cpuUs: number; dropped: number }> {
   // CPU from the kernel's start: the export thread starts with the kernel and loads the SDK while the turn runs.
@@ -86,7 +73,7 @@ async function timedRun(mode: Mode, steps: number, sinkUrl: string): Promise<{ p
       })
     },
   })
-  const plugins: Plugin[] = [scriptedModel({ script: script(steps), record: false }), probe]
+  const plugins: Plugin[] = [scriptedModel({ script: noopSteps(steps, USAGE), record: false }), probe]
   let exporting: TelemetryPlugin | undefined
   if (mode !== 'off') {
     const env: Record<string, string> = { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl }

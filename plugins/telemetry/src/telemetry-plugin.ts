@@ -5,7 +5,7 @@ import type { ExportConfig } from './config/export-config.js'
 import { resolveSettings } from './config/resolve-settings.js'
 import { LocalFeed } from './feed/local-feed.js'
 import type { TraceFeed } from './feed/trace-feed.js'
-import type { ExportStats } from './sdk/export-health.js'
+import { type ExportStats, noLosses } from './sdk/export-health.js'
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, type TelemetryOptions } from './telemetry-options.js'
 import { epochNow } from './trace/epoch-now.js'
 import { createInstruments } from './trace/instruments.js'
@@ -89,7 +89,7 @@ export function telemetry(options: TelemetryOptions = {}): TelemetryPlugin {
     ...plugin,
     claudeCodeEnvironment: (session: Session) =>
       claudeCodeEnvironment({ env, exported, capture, sessionIds: feed?.sessionIds(session.id) }),
-    exportStats: (): ExportStats => ({ ...(worker?.stats ?? { spansDropped: 0, metricExportsFailed: 0, eventsDropped: 0 }) }),
+    exportStats: (): ExportStats => ({ ...(worker?.stats ?? noLosses()) }),
   })
 }
 

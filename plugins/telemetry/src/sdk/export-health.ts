@@ -8,12 +8,14 @@ export interface ExportStats {
   eventsDropped: number
 }
 
+export const noLosses = (): ExportStats => ({ spansDropped: 0, metricExportsFailed: 0, eventsDropped: 0 })
+
 /**
  * Counts what is lost on the way to the collector and says so once: an unreachable collector costs the run nothing but
  * these counts, and the user hears of it in one notice, not one per batch.
  */
 export class ExportHealth {
-  readonly stats: ExportStats = { spansDropped: 0, metricExportsFailed: 0, eventsDropped: 0 }
+  readonly stats: ExportStats = noLosses()
   readonly #tell: (text: string) => void
   readonly #changed: (stats: ExportStats) => void
   #told = false

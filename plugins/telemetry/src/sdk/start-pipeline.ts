@@ -1,6 +1,7 @@
 import type { MeterProvider, TracerProvider } from '@opentelemetry/api'
 import type { IdGenerator } from '@opentelemetry/sdk-trace'
 import type { ExportConfig } from '../config/export-config.js'
+import { settlesWithin } from '../settles-within.js'
 import { BoundedSpanProcessor } from './bounded-span-processor.js'
 import { commonJs } from './common-js.js'
 import { CountingMetricExporter, CountingSpanExporter } from './counting-exporters.js'
@@ -90,17 +91,11 @@ export async function startPipeline(
     meterProvider,
     spanRoom: () => spanRoom(),
     async shutdown(timeoutMs) {
-      let timer: NodeJS.Timeout | undefined
-      const stopped = Promise.allSettled([tracerProvider?.shutdown(), meterProvider?.shutdown()]).then(() => true)
-      const late = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs)
-      })
       try {
-        if (await Promise.race([stopped, late])) return
+        if (await settlesWithin(Promise.allSettled([tracerProvider?.shutdown(), meterProvider?.shutdown()]), timeoutMs)) return
         const left = unsent()
         if (left > 0) health.spansLost(left, `not exported within ${timeoutMs} ms of the kernel's dispose`, traceDestination)
       } finally {
-        clearTimeout(timer)
         health.close()
       }
     },

@@ -171,7 +171,8 @@ export class SessionTrace {
       if (event.purpose !== undefined) countSpend(this.#scope, meta, this.#session.provider)
       return
     }
-    turn.usageRecorded(event.step, meta, event.purpose)
+    if (event.purpose !== undefined) turn.spentOutsideCalls(meta)
+    else turn.usageRecorded(event.step, meta)
   }
 
   #hookRun(run: HookRunRecord, now: number): void {

@@ -175,12 +175,7 @@ export class TurnTrace {
    * steps. It completes the waiting model call of that step (else the oldest waiting); spend no call waits for is
    * counted in the metrics and the turn's totals alone.
    */
-  usageRecorded(step: number | undefined, meta: ResponseMeta, purpose: 'compaction' | undefined): void {
-    // Not a step's: in the turn's totals and the metrics, with no model call of its own to complete.
-    if (purpose !== undefined) {
-      this.#count(meta, this.#provider)
-      return
-    }
+  usageRecorded(step: number | undefined, meta: ResponseMeta): void {
     const index = this.#awaitingUsage.findIndex((call) => call.step === step)
     const waiting = index >= 0 ? index : meta.usage === undefined ? -1 : 0
     if (waiting >= 0) {
@@ -189,6 +184,11 @@ export class TurnTrace {
       this.#emit(call!)
       return
     }
+    this.#count(meta, this.#provider)
+  }
+
+  /** A model call that was no step of the turn (a compaction's summary): in the turn's totals and the metrics alone. */
+  spentOutsideCalls(meta: ResponseMeta): void {
     this.#count(meta, this.#provider)
   }
 

@@ -3,7 +3,8 @@ import { Worker } from 'node:worker_threads'
 import type { SessionEvent } from '@harness-kernel/kernel'
 import { errorMessage } from '@harness-kernel/kernel'
 import type { TraceFeed } from '../feed/trace-feed.js'
-import type { ExportStats } from '../sdk/export-health.js'
+import { type ExportStats, noLosses } from '../sdk/export-health.js'
+import { settlesWithin } from '../settles-within.js'
 import type { SessionInfo } from '../trace/session-info.js'
 import { slimEvent } from '../trace/slim-event.js'
 import { randomIds, type SpanIds } from '../trace/span-ids.js'
@@ -30,7 +31,7 @@ export class WorkerFeed implements TraceFeed {
   readonly #ids = new Map<string, SpanIds>()
   #queue: FeedItem[] = []
   #timer: NodeJS.Timeout | undefined
-  #stats: ExportStats = { spansDropped: 0, metricExportsFailed: 0, eventsDropped: 0 }
+  #stats: ExportStats = noLosses()
   #failed = false
   #stopped: Promise<void> | undefined
   #whenStopped: () => void = () => {}
@@ -100,8 +101,8 @@ export class WorkerFeed implements TraceFeed {
     this.#send({ type: 'stop', reason, timeoutMs })
     try {
       // The export's time starts once the thread is up: a run shorter than the SDK's load still has its spans sent.
-      await within(this.#ready, START_BOUND_MS)
-      if (!(await within(ended, timeoutMs + STOP_MARGIN_MS)))
+      await settlesWithin(this.#ready, START_BOUND_MS)
+      if (!(await settlesWithin(ended, timeoutMs + STOP_MARGIN_MS)))
         this.#notice(
           `telemetry: the export thread did not stop within ${timeoutMs} ms of the kernel's dispose; what it had not exported is lost`,
         )
@@ -165,19 +166,6 @@ export class WorkerFeed implements TraceFeed {
     this.#queue = []
     this.#ids.clear()
     this.#notice(`telemetry is off: ${why}`)
-  }
-}
-
-/** True once `promise` settled, false when `ms` passed first. */
-async function within(promise: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms)
-  })
-  try {
-    return await Promise.race([promise.then(() => true as const), late])
-  } finally {
-    clearTimeout(timer)
   }
 }
 
